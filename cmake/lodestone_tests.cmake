@@ -1,0 +1,39 @@
+# The test configuration: Lodestone's tests (label `lodestone`) and the
+# upstream tests of every area our patches touch (label `upstream`; see
+# cmake/upstream_tests.cmake for the list and the reasons). Build them all
+# with `ninja lodestone_check_deps`; run with ctest.
+
+add_custom_target(lodestone_check_deps)
+
+# Upstream's test utilities (db_test_util and friends), as upstream builds
+# them with WITH_TESTS=ON.
+add_library(lodestone_testutil STATIC
+  ${LODESTONE_UPSTREAM_DIR}/db/db_test_util.cc
+  ${LODESTONE_UPSTREAM_DIR}/db/db_with_timestamp_test_util.cc
+  ${LODESTONE_UPSTREAM_DIR}/monitoring/thread_status_updater_debug.cc
+  ${LODESTONE_UPSTREAM_DIR}/table/mock_table.cc
+  ${LODESTONE_UPSTREAM_DIR}/utilities/agg_merge/test_agg_merge.cc
+  ${LODESTONE_UPSTREAM_DIR}/utilities/cassandra/test_utils.cc)
+target_link_libraries(lodestone_testutil PUBLIC rocksdb testharness gtest)
+
+# lodestone_gtest(<name> SOURCES <files> [LABELS <labels>] [ARGS <args>]
+#                 [TIMEOUT <seconds>])
+function(lodestone_gtest name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LABELS;ARGS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} lodestone_testutil)
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  add_test(NAME lodestone.${name} COMMAND ${name} ${T_ARGS})
+  set_tests_properties(lodestone.${name} PROPERTIES
+    LABELS "lodestone;${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+  add_dependencies(lodestone_check_deps ${name})
+endfunction()
+
+include(upstream_tests)
+
+lodestone_gtest(location_cache_test
+  SOURCES ${LODESTONE_ROOT}/cache/location/location_cache_test.cc)
+lodestone_gtest(lodestone_options_test
+  SOURCES ${LODESTONE_ROOT}/utilities/lodestone/options_test.cc)
