@@ -37,3 +37,26 @@ lodestone_gtest(location_cache_test
   SOURCES ${LODESTONE_ROOT}/cache/location/location_cache_test.cc)
 lodestone_gtest(lodestone_options_test
   SOURCES ${LODESTONE_ROOT}/utilities/lodestone/options_test.cc)
+
+# The differential harness (tests/differential/): model, ops, option sets.
+add_library(lodestone_differential STATIC
+  ${LODESTONE_ROOT}/tests/differential/model.cc
+  ${LODESTONE_ROOT}/tests/differential/ops.cc
+  ${LODESTONE_ROOT}/tests/differential/harness.cc
+  ${LODESTONE_ROOT}/tests/differential/option_sets.cc)
+target_link_libraries(lodestone_differential PUBLIC lodestone_testutil)
+lodestone_gtest(differential_test
+  SOURCES ${LODESTONE_ROOT}/tests/differential/differential_test.cc
+  TIMEOUT 1200)
+target_link_libraries(differential_test lodestone_differential)
+
+# An outside consumer: install, then build against the installed package.
+add_test(NAME lodestone.consumer
+  COMMAND bash ${LODESTONE_ROOT}/tests/consumer/run_consumer_test.sh
+          ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/consumer-test)
+set_tests_properties(lodestone.consumer PROPERTIES LABELS lodestone TIMEOUT 600)
+
+# The bench tool's parsers and report code, on saved db_bench output.
+add_test(NAME lodestone.bench_tool
+  COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/bench/tests)
+set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 300)

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
-#include <stdexcept>
 #include <unordered_map>
 
 #include "options/options_helper.h"
@@ -52,41 +51,79 @@ class LocationCacheImpl : public LocationCache {
   std::unique_ptr<std::atomic<uint64_t>[]> slots_;
 };
 
+// Strict "<digits>[KMGT]": upstream's ParseSizeT accepts trailing garbage and
+// wraps negative numbers.
+bool ParseByteSize(const std::string& text, size_t* bytes) {
+  size_t i = 0;
+  uint64_t n = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (n > (UINT64_MAX - 9) / 10) {
+      return false;
+    }
+    n = n * 10 + static_cast<uint64_t>(text[i] - '0');
+    ++i;
+  }
+  if (i == 0) {
+    return false;
+  }
+  int shift = 0;
+  if (i + 1 == text.size()) {
+    switch (text[i]) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      case 't': case 'T': shift = 40; break;
+      default: return false;
+    }
+  } else if (i != text.size()) {
+    return false;
+  }
+  if (shift > 0 && n > (uint64_t{SIZE_MAX} >> shift)) {
+    return false;
+  }
+  *bytes = static_cast<size_t>(n << shift);
+  return true;
+}
+
+bool ParseFraction(const std::string& text, double* fraction) {
+  if (text.empty()) {
+    return false;
+  }
+  char* end = nullptr;
+  *fraction = strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && *fraction > 0 &&
+         *fraction <= 1;
+}
+
 Status ParseLocationCacheOptions(const std::string& value,
                                  LocationCacheOptions* options) {
   std::string body = trim(value);
   if (body.size() >= 2 && body.front() == '{' && body.back() == '}') {
     body = trim(body.substr(1, body.size() - 2));
   }
-  try {
-    if (body.find('=') == std::string::npos) {
-      options->capacity = ParseSizeT(body);
-      return Status::OK();
-    }
-    std::unordered_map<std::string, std::string> fields;
-    Status s = StringToMap(body, &fields);
-    if (!s.ok()) {
-      return s;
-    }
-    for (const auto& [name, field] : fields) {
-      if (name == "capacity") {
-        options->capacity = ParseSizeT(field);
-      } else if (name == "block_cache_fraction") {
-        options->block_cache_fraction = ParseDouble(field);
-        if (!(options->block_cache_fraction > 0 &&
-              options->block_cache_fraction <= 1)) {
-          return Status::InvalidArgument(
-              "location_cache: block_cache_fraction must be in (0, 1]: " +
-              field);
-        }
-      } else {
-        return Status::InvalidArgument("location_cache: unknown field " +
-                                       name);
+  const Status bad = Status::InvalidArgument(
+      "location_cache: expected <bytes>, capacity=<bytes> or "
+      "block_cache_fraction=<(0,1]>, got \"" + value + "\"");
+  if (body.find('=') == std::string::npos) {
+    return ParseByteSize(body, &options->capacity) ? Status::OK() : bad;
+  }
+  std::unordered_map<std::string, std::string> fields;
+  Status s = StringToMap(body, &fields);
+  if (!s.ok()) {
+    return bad;
+  }
+  for (const auto& [name, field] : fields) {
+    if (name == "capacity") {
+      if (!ParseByteSize(field, &options->capacity)) {
+        return bad;
       }
+    } else if (name == "block_cache_fraction") {
+      if (!ParseFraction(field, &options->block_cache_fraction)) {
+        return bad;
+      }
+    } else {
+      return bad;
     }
-  } catch (const std::exception&) {
-    return Status::InvalidArgument("location_cache: cannot parse \"" + value +
-                                   "\"");
   }
   return Status::OK();
 }

@@ -84,5 +84,6 @@ configure_test() {
 configure_release() {
   mkdir -p "$LODESTONE_ROOT/build"
   configure "$LODESTONE_ROOT/build/$1" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DROCKSDB_BUILD_SHARED=${LODESTONE_SHARED:-OFF} -DLODESTONE_STOCK="$2"
 }

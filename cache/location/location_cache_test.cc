@@ -1,0 +1,63 @@
+#include "rocksdb/location_cache.h"
+
+#include "rocksdb/convenience.h"
+#include "test_util/testharness.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class LocationCacheOptionsTest : public testing::Test {
+ protected:
+  Status Parse(const std::string& value) {
+    return LocationCache::CreateFromString(ConfigOptions(), value, &cache_);
+  }
+  std::shared_ptr<LocationCache> cache_;
+};
+
+TEST_F(LocationCacheOptionsTest, PlainSize) {
+  ASSERT_OK(Parse("64M"));
+  ASSERT_NE(cache_, nullptr);
+  EXPECT_EQ(cache_->GetOptions().capacity, size_t{64} << 20);
+  EXPECT_EQ(cache_->GetCapacity(), size_t{64} << 20);
+  EXPECT_EQ(cache_->ToString(), "capacity=67108864");
+}
+
+TEST_F(LocationCacheOptionsTest, Fields) {
+  ASSERT_OK(Parse("{capacity=1024}"));
+  EXPECT_EQ(cache_->GetCapacity(), 1024u);
+  ASSERT_OK(Parse("block_cache_fraction=0.1"));
+  EXPECT_DOUBLE_EQ(cache_->GetOptions().block_cache_fraction, 0.1);
+  EXPECT_EQ(cache_->GetCapacity(), 0u);  // Sized when a DB opens.
+  EXPECT_EQ(cache_->ToString(), "block_cache_fraction=0.1");
+}
+
+TEST_F(LocationCacheOptionsTest, RoundTrip) {
+  ASSERT_OK(Parse("capacity=4K"));
+  std::shared_ptr<LocationCache> again;
+  ASSERT_OK(LocationCache::CreateFromString(ConfigOptions(), cache_->ToString(),
+                                            &again));
+  EXPECT_EQ(again->ToString(), cache_->ToString());
+}
+
+TEST_F(LocationCacheOptionsTest, NullAndEmpty) {
+  cache_ = LocationCache::Create(LocationCacheOptions());
+  ASSERT_OK(Parse("nullptr"));
+  EXPECT_EQ(cache_, nullptr);
+  ASSERT_OK(Parse(""));
+  EXPECT_EQ(cache_, nullptr);
+}
+
+TEST_F(LocationCacheOptionsTest, BadInputIsAStatus) {
+  EXPECT_TRUE(Parse("lots").IsInvalidArgument());
+  EXPECT_TRUE(Parse("capacity=").IsInvalidArgument());
+  EXPECT_TRUE(Parse("size=64M").IsInvalidArgument());
+  EXPECT_TRUE(Parse("block_cache_fraction=0").IsInvalidArgument());
+  EXPECT_TRUE(Parse("block_cache_fraction=1.5").IsInvalidArgument());
+  EXPECT_TRUE(Parse("block_cache_fraction=x").IsInvalidArgument());
+}
+
+}  // namespace ROCKSDB_NAMESPACE
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

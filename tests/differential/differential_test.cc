@@ -1,0 +1,217 @@
+// The differential test: a model and two DBs under one seeded op stream.
+//
+//   differential_test                      fixed seeds (the test command)
+//   differential_test --seeds 50 --ops 20000 [--seed 100] [--sets a,b]
+//   differential_test --replay oplog.txt --sets a,b
+//
+// --sets defaults to "baseline,variant". A failure prints the seed and a
+// minimal op log that --replay runs again.
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "test_util/testharness.h"
+#include "tests/differential/harness.h"
+#include "tests/differential/model.h"
+#include "tests/differential/option_sets.h"
+
+namespace lodestone_test {
+namespace {
+
+struct Flags {
+  int seeds = 0;  // 0: run the gtest suite instead.
+  uint64_t first_seed = 1;
+  int ops = 3000;
+  std::string sets = "baseline,variant";
+  std::string replay;
+};
+Flags flags;
+
+std::vector<OptionSet> ParseSets(const std::string& names) {
+  std::vector<OptionSet> sets;
+  std::stringstream in(names);
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    OptionSet set;
+    if (!FindOptionSet(name, &set)) {
+      fprintf(stderr, "unknown option set '%s'; known:", name.c_str());
+      for (const auto& n : OptionSetNames()) fprintf(stderr, " %s", n.c_str());
+      fprintf(stderr, "\n");
+      exit(2);
+    }
+    sets.push_back(set);
+  }
+  return sets;
+}
+
+std::string TestDir(const std::string& name) {
+  return ROCKSDB_NAMESPACE::test::PerThreadDBPath(name);
+}
+
+GeneratorOptions Generator(uint64_t seed, int ops,
+                           const std::vector<OptionSet>& sets) {
+  GeneratorOptions g;
+  g.seed = seed;
+  g.num_ops = ops;
+  g.mix = MixFor(sets);
+  return g;
+}
+
+// ---- The model itself, checked by hand ----
+
+TEST(ModelTest, VersionsSnapshotsAndMerges) {
+  Model m;
+  m.Write(WriteKind::kPut, "a", "1");
+  const uint64_t snap = m.LastSequence();
+  m.Write(WriteKind::kMerge, "a", "2");
+  m.Write(WriteKind::kMerge, "b", "x");
+  EXPECT_EQ(m.Get("a", snap).value(), "1");
+  EXPECT_EQ(m.Get("a", m.LastSequence()).value(), "1,2");
+  EXPECT_EQ(m.Get("b", m.LastSequence()).value(), "x");
+  m.Write(WriteKind::kDelete, "a", "");
+  m.Write(WriteKind::kMerge, "a", "3");
+  EXPECT_EQ(m.Get("a", m.LastSequence()).value(), "3");
+  EXPECT_FALSE(m.Get("c", m.LastSequence()).has_value());
+}
+
+TEST(ModelTest, RangeDeletes) {
+  Model m;
+  m.Write(WriteKind::kPut, "k1", "a");
+  m.Write(WriteKind::kPut, "k3", "b");
+  const uint64_t before = m.LastSequence();
+  m.DeleteRange("k0", "k3");  // Covers k1, not k3.
+  m.Write(WriteKind::kMerge, "k1", "m");
+  EXPECT_EQ(m.Get("k1", before).value(), "a");
+  EXPECT_EQ(m.Get("k1", m.LastSequence()).value(), "m");
+  EXPECT_EQ(m.Get("k3", m.LastSequence()).value(), "b");
+  auto all = m.Scan("", "", m.LastSequence());
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].first, "k1");
+}
+
+TEST(OpsTest, FormatParseRoundTrip) {
+  GeneratorOptions g;
+  g.num_ops = 500;
+  for (const Op& op : GenerateOps(g)) {
+    Op parsed;
+    ASSERT_TRUE(ParseOp(FormatOp(op), &parsed)) << FormatOp(op);
+    EXPECT_EQ(FormatOp(parsed), FormatOp(op));
+  }
+  Op bad;
+  EXPECT_FALSE(ParseOp("teleport a b c 0 0 0 0", &bad));
+  EXPECT_FALSE(ParseOp("get k1", &bad));
+}
+
+TEST(OpsTest, GeneratorIsDeterministic) {
+  GeneratorOptions g;
+  g.seed = 7;
+  g.num_ops = 300;
+  auto a = GenerateOps(g), b = GenerateOps(g);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(FormatOp(a[i]), FormatOp(b[i]));
+}
+
+// ---- The harness on stock option sets ----
+
+TEST(DifferentialTest, FixedSeeds) {
+  const auto sets = ParseSets(flags.sets);
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
+                          TestDir("differential"));
+    ASSERT_TRUE(r.ok()) << "seed " << seed;
+  }
+}
+
+// ---- The harness catches planted bugs ----
+
+TEST(DifferentialSelfTest, CatchesDroppedDelete) {
+  const auto sets = ParseSets("baseline,planted_drop_delete");
+  const auto ops = GenerateOps(Generator(11, 1500, sets));
+  RunResult r = RunOps(ops, sets, TestDir("differential_self"));
+  ASSERT_TRUE(r.diverged) << "a lost delete went unnoticed";
+  EXPECT_EQ(r.divergence.db, "planted_drop_delete");
+
+  // The shrunk log still fails, and replays from its text form.
+  std::vector<Op> shrunk =
+      MinimizeOps(ops, sets, TestDir("differential_self"), 60, 30);
+  EXPECT_LT(shrunk.size(), r.divergence.op_index + 1);
+  std::vector<Op> replayed;
+  for (const Op& op : shrunk) {
+    Op parsed;
+    ASSERT_TRUE(ParseOp(FormatOp(op), &parsed));
+    replayed.push_back(parsed);
+  }
+  EXPECT_TRUE(RunOps(replayed, sets, TestDir("differential_self")).diverged);
+}
+
+TEST(DifferentialSelfTest, CatchesWrongOptionSet) {
+  const auto sets = ParseSets("baseline,planted_compaction_filter");
+  RunResult r = RunOps(GenerateOps(Generator(5, 3000, sets)), sets,
+                       TestDir("differential_self"));
+  ASSERT_TRUE(r.diverged) << "values dropped by compaction went unnoticed";
+  EXPECT_EQ(r.divergence.db, "planted_compaction_filter");
+}
+
+int RunLong() {
+  const auto sets = ParseSets(flags.sets);
+  if (!flags.replay.empty()) {
+    std::string error;
+    std::vector<Op> ops = ReadOpLog(flags.replay, &error);
+    if (!error.empty()) {
+      fprintf(stderr, "%s\n", error.c_str());
+      return 2;
+    }
+    RunResult r = RunOps(ops, sets, TestDir("differential_replay"));
+    printf("replay of %zu ops: %s\n", ops.size(),
+           r.ok() ? "no divergence"
+                  : (r.diverged ? r.divergence.ToString() : r.error).c_str());
+    return r.ok() ? 0 : 1;
+  }
+  int failed = 0;
+  for (int i = 0; i < flags.seeds; ++i) {
+    const uint64_t seed = flags.first_seed + i;
+    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
+                          TestDir("differential_long"),
+                          "differential_seed_" + std::to_string(seed) + ".log");
+    printf("seed %llu: %s\n", static_cast<unsigned long long>(seed),
+           r.ok() ? "ok" : "FAILED");
+    fflush(stdout);
+    failed += r.ok() ? 0 : 1;
+  }
+  printf("%d passed, %d failed\n", flags.seeds - failed, failed);
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace lodestone_test
+
+int main(int argc, char** argv) {
+  using lodestone_test::flags;
+  std::vector<char*> rest = {argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    auto value = [&](const char* name) -> const char* {
+      if (strcmp(argv[i], name) == 0 && i + 1 < argc) return argv[++i];
+      return nullptr;
+    };
+    if (const char* v = value("--seeds")) {
+      flags.seeds = atoi(v);
+    } else if (const char* v2 = value("--seed")) {
+      flags.first_seed = strtoull(v2, nullptr, 10);
+    } else if (const char* v3 = value("--ops")) {
+      flags.ops = atoi(v3);
+    } else if (const char* v4 = value("--sets")) {
+      flags.sets = v4;
+    } else if (const char* v5 = value("--replay")) {
+      flags.replay = v5;
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  if (flags.seeds > 0 || !flags.replay.empty()) {
+    return lodestone_test::RunLong();
+  }
+  int rest_argc = static_cast<int>(rest.size());
+  ::testing::InitGoogleTest(&rest_argc, rest.data());
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,64 @@
+// The differential harness: one op stream, applied to a model and to two DBs
+// opened with different option sets; every read is compared. Feature work
+// plugs in an option set (option_sets.h) and, where needed, new ops.
+
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb/options.h"
+#include "tests/differential/ops.h"
+
+namespace lodestone_test {
+
+struct OptionSet {
+  std::string name;
+  // Applied over the harness's base options (small memtables and files, so
+  // flushes and multi-level compactions happen within a few thousand ops).
+  std::function<void(ROCKSDB_NAMESPACE::Options*)> apply;
+  // Test-only fault injection, to prove the harness catches bugs: drop the
+  // n-th Delete this DB receives (0 = never).
+  int drop_nth_delete = 0;
+};
+
+// The first read whose answer differs from the model's.
+struct Divergence {
+  size_t op_index = 0;
+  std::string db;  // The option set's name.
+  std::string expected;
+  std::string actual;
+  std::string ToString() const;
+};
+
+struct RunResult {
+  bool diverged = false;
+  Divergence divergence;
+  std::string error;  // A failed write or open: also a failure.
+  bool ok() const { return !diverged && error.empty(); }
+};
+
+// Applies `ops` to a fresh model and fresh DBs under `dir` (one per option
+// set), comparing every read. Stops at the first divergence.
+RunResult RunOps(const std::vector<Op>& ops,
+                 const std::vector<OptionSet>& option_sets,
+                 const std::string& dir);
+
+// Shrinks a failing op stream (prefix up to the failure, then chunk removal)
+// while it still fails, within a budget of replays and seconds.
+std::vector<Op> MinimizeOps(std::vector<Op> ops,
+                            const std::vector<OptionSet>& option_sets,
+                            const std::string& dir, int max_replays = 200,
+                            int max_seconds = 60);
+
+// Generates and runs one seed; on failure, minimizes and prints the seed,
+// the divergence and the replayable op log to stderr (and to `log_path`).
+RunResult RunSeed(const GeneratorOptions& generator,
+                  const std::vector<OptionSet>& option_sets,
+                  const std::string& dir, const std::string& log_path = "");
+
+std::vector<Op> ReadOpLog(const std::string& path, std::string* error);
+
+}  // namespace lodestone_test

@@ -1,0 +1,84 @@
+// Operations of the differential harness: what they are, how a seeded
+// generator draws them, and a one-line text form for logs and replays.
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tests/differential/model.h"
+
+namespace lodestone_test {
+
+enum class OpKind {
+  // Writes.
+  kPut,
+  kPutInitial,  // Only where the contract holds: the key has no visible value.
+  kMerge,
+  kDelete,
+  kSingleDelete,  // Only on single-delete keys, over exactly one Put.
+  kDeleteRange,
+  // Reads, checked against the model.
+  kGet,
+  kMultiGet,
+  kScan,
+  // Snapshots and structure.
+  kSnapshot,
+  kReleaseSnapshot,
+  kFlush,
+  kCompactRange,
+  kCompactFile,
+  kReopen,
+};
+
+constexpr int kSnapshotSlots = 4;
+
+struct Op {
+  OpKind kind = OpKind::kGet;
+  std::string key;    // The key, a range begin, or a scan start.
+  std::string key2;   // A range end or a scan bound ("" = none).
+  std::string value;  // A written value; MultiGet: the extra keys, spaced.
+  int snapshot = -1;  // Reads: snapshot slot (-1 = latest). kSnapshot: slot.
+  int count = 0;      // Scans: entries to read at most.
+  bool reverse = false;
+  uint32_t pick = 0;  // kCompactFile: which file.
+};
+
+std::string FormatOp(const Op& op);
+// Returns false on a malformed line.
+bool ParseOp(const std::string& line, Op* op);
+
+// Relative weights of the operations a generator draws.
+struct OpMix {
+  int put = 30;
+  int put_initial = 0;  // Off until the initial-put feature is on.
+  int merge = 6;
+  int del = 10;
+  int single_delete = 4;
+  int delete_range = 2;
+  int get = 20;
+  int multi_get = 4;
+  int scan = 8;
+  int snapshot = 2;
+  int release = 2;
+  int flush = 2;
+  int compact_range = 1;
+  int compact_file = 1;
+  int reopen = 1;  // Per mille of ops, not a weight (reopens are slow).
+};
+
+struct GeneratorOptions {
+  uint64_t seed = 1;
+  int num_ops = 2000;
+  int num_keys = 600;         // Ordinary keys "k%06d".
+  int num_single_keys = 100;  // Single-delete keys "s%06d".
+  int max_value_size = 300;
+  OpMix mix;
+};
+
+// Draws a valid op stream: contracts (SingleDelete, PutInitial) are checked
+// against a model of the writes so far.
+std::vector<Op> GenerateOps(const GeneratorOptions& options);
+
+}  // namespace lodestone_test

@@ -1,0 +1,79 @@
+#include "tests/differential/option_sets.h"
+
+#include <map>
+
+#include "rocksdb/compaction_filter.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
+
+namespace lodestone_test {
+
+using ROCKSDB_NAMESPACE::BlockBasedTableOptions;
+using ROCKSDB_NAMESPACE::CompactionFilter;
+using ROCKSDB_NAMESPACE::Options;
+using ROCKSDB_NAMESPACE::Slice;
+
+namespace {
+
+// A planted bug: silently drops some live values during compaction.
+class DropSomeValuesFilter : public CompactionFilter {
+ public:
+  bool Filter(int /*level*/, const Slice& /*key*/, const Slice& value,
+              std::string* /*new_value*/, bool* /*changed*/) const override {
+    const size_t underscore = value.ToString().find('_');
+    return underscore != std::string::npos && underscore + 1 < value.size() &&
+           value[underscore + 1] == 'a';
+  }
+  const char* Name() const override { return "DropSomeValuesFilter"; }
+};
+
+std::map<std::string, OptionSet> Registry() {
+  std::map<std::string, OptionSet> sets;
+  auto add = [&sets](OptionSet set) { sets[set.name] = std::move(set); };
+
+  add({"baseline", nullptr});
+
+  // Stock RocksDB with other table and compaction settings: small blocks, a
+  // bloom filter, partitioned index, dynamic levels, no compression.
+  add({"variant", [](Options* o) {
+         BlockBasedTableOptions table;
+         table.block_size = 1024;
+         table.filter_policy.reset(
+             ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10));
+         table.index_type = BlockBasedTableOptions::kTwoLevelIndexSearch;
+         table.partition_filters = true;
+         o->table_factory.reset(NewBlockBasedTableFactory(table));
+         o->compression = ROCKSDB_NAMESPACE::kNoCompression;
+         o->level_compaction_dynamic_level_bytes = true;
+       }});
+
+  // Planted bugs, for the harness's self-test.
+  OptionSet dropped_delete{"planted_drop_delete", nullptr};
+  dropped_delete.drop_nth_delete = 7;
+  add(dropped_delete);
+  add({"planted_compaction_filter", [](Options* o) {
+         static DropSomeValuesFilter filter;
+         o->compaction_filter = &filter;
+       }});
+  return sets;
+}
+
+}  // namespace
+
+bool FindOptionSet(const std::string& name, OptionSet* set) {
+  static const std::map<std::string, OptionSet> sets = Registry();
+  auto it = sets.find(name);
+  if (it == sets.end()) return false;
+  *set = it->second;
+  return true;
+}
+
+std::vector<std::string> OptionSetNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, set] : Registry()) names.push_back(name);
+  return names;
+}
+
+OpMix MixFor(const std::vector<OptionSet>& /*sets*/) { return OpMix(); }
+
+}  // namespace lodestone_test

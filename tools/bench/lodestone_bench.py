@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Runs db_bench scenarios on stock RocksDB 9.10.0 and Lodestone side by side.
+
+  lodestone_bench.py list
+  lodestone_bench.py run [--scenario smoke] [--reps 3] [--out DIR]
+                         [--stock PATH] [--lodestone PATH] [--no-build]
+  lodestone_bench.py report RESULTS.json
+
+`run` builds the release and stock db_bench when missing (tools/build.sh),
+alternates the variants over fresh DBs, and writes results.json, results.md
+and PNG plots to --out (default build/bench/<scenario>)."""
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from lodestone_bench import report, runner  # noqa: E402
+from lodestone_bench.scenario import (ScenarioError, list_scenarios,  # noqa: E402
+                                      load_scenario)
+
+
+def write_outputs(results, out_dir):
+    table = report.summarize(results)
+    results["summary"] = table
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    md = report.markdown(results, table)
+    with open(os.path.join(out_dir, "results.md"), "w") as f:
+        f.write(md)
+    pngs = report.plot(results, table, os.path.join(out_dir, results["scenario"]["name"]))
+    print(md)
+    print("wrote %s/results.json, results.md, %s" % (out_dir, ", ".join(
+        os.path.basename(p) for p in pngs)))
+
+
+def cmd_run(args):
+    scenarios = args.scenario.split(",")
+    for name in scenarios:
+        scenario = load_scenario(name)
+        binaries = {
+            "stock": runner.locate("stock", args.stock, not args.no_build),
+            "lodestone": runner.locate("lodestone", args.lodestone, not args.no_build),
+        }
+        reps = args.reps or scenario.get("repetitions", 3)
+        out_dir = args.out or os.path.join(runner.REPO, "build", "bench", scenario["name"])
+        if len(scenarios) > 1 and args.out:
+            out_dir = os.path.join(args.out, scenario["name"])
+        os.makedirs(out_dir, exist_ok=True)
+        runs = runner.run_scenario(scenario, binaries, reps, out_dir,
+                                   args.db_root, args.allow_debug)
+        results = {
+            "scenario": scenario,
+            "repetitions": reps,
+            "provenance": runner.provenance(binaries),
+            "runs": runs,
+        }
+        write_outputs(results, out_dir)
+    return 0
+
+
+def cmd_report(args):
+    with open(args.results) as f:
+        results = json.load(f)
+    write_outputs(results, os.path.dirname(os.path.abspath(args.results)))
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list scenarios")
+    r = sub.add_parser("run", help="run scenarios side by side")
+    r.add_argument("--scenario", default="smoke", help="name(s), comma-separated, or a JSON path")
+    r.add_argument("--reps", type=int, default=0, help="repetitions (default: the scenario's)")
+    r.add_argument("--out", default="", help="output directory")
+    r.add_argument("--db-root", default=os.environ.get("LODESTONE_BENCH_DB", "/tmp/lodestone-bench"))
+    r.add_argument("--stock", default="", help="stock db_bench (default: build/stock)")
+    r.add_argument("--lodestone", default="", help="Lodestone db_bench (default: build/release)")
+    r.add_argument("--no-build", action="store_true", help="fail instead of building missing binaries")
+    r.add_argument("--allow-debug", action="store_true", help=argparse.SUPPRESS)
+    rep = sub.add_parser("report", help="rebuild tables and plots from results.json")
+    rep.add_argument("results")
+    args = p.parse_args(argv)
+    try:
+        if args.command == "list":
+            for name in list_scenarios():
+                print(name, "-", load_scenario(name).get("description", ""))
+            return 0
+        if args.command == "run":
+            return cmd_run(args)
+        return cmd_report(args)
+    except (ScenarioError, runner.BenchError) as e:
+        print("lodestone_bench: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

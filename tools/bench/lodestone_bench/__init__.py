@@ -1,0 +1,1 @@
+"""Side-by-side db_bench runs of stock RocksDB and Lodestone."""

@@ -1,0 +1,149 @@
+"""Ratios, Markdown tables and PNG plots from a results document."""
+
+import statistics
+
+
+def summarize(results):
+    """Per (step, benchmark, variant): ops/sec over repetitions, and per
+    variant the ratio to the baseline, repetition by repetition."""
+    baseline = results["scenario"]["baseline"]
+    table = []
+    steps = results["scenario"]["steps"]
+    variants = list(results["scenario"]["variants"])
+    for step in steps:
+        # Benchmark names in the order the baseline ran them.
+        names = []
+        for run in results["runs"]:
+            if run["step"] == step["name"] and run["variant"] == baseline:
+                for b in run["parsed"]["benchmarks"]:
+                    if b["name"] not in names:
+                        names.append(b["name"])
+        for name in names:
+            per_variant = {}
+            for variant in variants:
+                per_rep = {}
+                for run in results["runs"]:
+                    if run["step"] != step["name"] or run["variant"] != variant:
+                        continue
+                    for b in run["parsed"]["benchmarks"]:
+                        if b["name"] == name:
+                            per_rep[run["rep"]] = b["ops_per_sec"]
+                per_variant[variant] = per_rep
+            base = per_variant.get(baseline, {})
+            for variant in variants:
+                ops = per_variant[variant]
+                if not ops:
+                    continue
+                ratios = [ops[r] / base[r] for r in sorted(ops)
+                          if r in base and base[r] > 0]
+                row = {
+                    "step": step["name"],
+                    "benchmark": name,
+                    "variant": variant,
+                    "ops_median": statistics.median(ops.values()),
+                    "ops_min": min(ops.values()),
+                    "ops_max": max(ops.values()),
+                    "ratio_min": min(ratios) if ratios else None,
+                    "ratio_median": statistics.median(ratios) if ratios else None,
+                    "ratio_max": max(ratios) if ratios else None,
+                    "reps": len(ops),
+                }
+                table.append(row)
+    return table
+
+
+def _fmt_ratio(x):
+    return "-" if x is None else "%.3f" % x
+
+
+def markdown(results, table):
+    scenario = results["scenario"]
+    prov = results["provenance"]
+    lines = [
+        "## Scenario `%s`" % scenario["name"],
+        "",
+        scenario.get("description", ""),
+        "",
+        "Ratios are variant / `%s`, per repetition (min / median / max over "
+        "%d repetitions, variants alternating)." % (scenario["baseline"],
+                                                    results["repetitions"]),
+        "",
+        "| step | benchmark | variant | ops/s median | ops/s min..max | "
+        "ratio min | ratio median | ratio max |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in table:
+        lines.append("| %s | %s | %s | %.0f | %.0f..%.0f | %s | %s | %s |" % (
+            r["step"], r["benchmark"], r["variant"], r["ops_median"],
+            r["ops_min"], r["ops_max"], _fmt_ratio(r["ratio_min"]),
+            _fmt_ratio(r["ratio_median"]), _fmt_ratio(r["ratio_max"])))
+    lines += [
+        "",
+        "Provenance: %s, %s; patch series %s; lodestone build %s; stock build "
+        "%s; %s" % (prov.get("date"), prov.get("cpu"),
+                    prov.get("patch_series_sha256", "?")[:12],
+                    prov.get("builds", {}).get("lodestone", {}).get("build_type"),
+                    prov.get("builds", {}).get("stock", {}).get("build_type"),
+                    prov.get("git_commit", "")),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def plot(results, table, path_prefix):
+    """Writes <prefix>_throughput.png (median ops/s with min..max bars per
+    benchmark and variant) and, when interval reports exist,
+    <prefix>_intervals.png. Returns the paths written."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    variants = list(results["scenario"]["variants"])
+    labels = []
+    for r in table:
+        label = "%s\n%s" % (r["step"], r["benchmark"])
+        if label not in labels:
+            labels.append(label)
+    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(labels)), 4.5))
+    width = 0.8 / max(1, len(variants))
+    for i, variant in enumerate(variants):
+        xs, ys, lo, hi = [], [], [], []
+        for r in table:
+            if r["variant"] != variant:
+                continue
+            x = labels.index("%s\n%s" % (r["step"], r["benchmark"]))
+            xs.append(x + (i - (len(variants) - 1) / 2) * width)
+            ys.append(r["ops_median"])
+            lo.append(r["ops_median"] - r["ops_min"])
+            hi.append(r["ops_max"] - r["ops_median"])
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=variant)
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, fontsize=8)
+    ax.set_ylabel("ops/sec (median, min..max)")
+    ax.set_title("%s: throughput" % results["scenario"]["name"])
+    ax.legend()
+    fig.tight_layout()
+    out = path_prefix + "_throughput.png"
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    written.append(out)
+
+    series = [run for run in results["runs"] if run.get("intervals")]
+    if series:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for run in series:
+            xs = [t for t, _ in run["intervals"]]
+            ys = [q for _, q in run["intervals"]]
+            ax.plot(xs, ys, label="%s %s rep%d" % (run["variant"], run["step"],
+                                                   run["rep"]), linewidth=1)
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("interval ops/sec")
+        ax.set_title("%s: throughput over time" % results["scenario"]["name"])
+        ax.legend(fontsize=6)
+        fig.tight_layout()
+        out = path_prefix + "_intervals.png"
+        fig.savefig(out, dpi=110)
+        plt.close(fig)
+        written.append(out)
+    return written

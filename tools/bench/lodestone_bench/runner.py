@@ -1,0 +1,157 @@
+"""Locating (and building) the two db_bench binaries, running a scenario
+with alternating variants on fresh DBs, and recording provenance."""
+
+import datetime
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+
+from . import parse
+from .scenario import step_command
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+BUILD_CONFIG = {"lodestone": "release", "stock": "stock"}
+
+
+class BenchError(Exception):
+    pass
+
+
+def default_binary(kind):
+    return os.path.join(REPO, "build", BUILD_CONFIG[kind], "rocksdb", "db_bench")
+
+
+def locate(kind, path=None, build=True):
+    """The db_bench of `kind` (stock|lodestone): `path` if given, else the
+    repo's build dir, built with tools/build.sh when missing and `build`."""
+    if path:
+        if not os.access(path, os.X_OK):
+            raise BenchError("%s db_bench %s is not an executable" % (kind, path))
+        return path
+    binary = default_binary(kind)
+    if not os.access(binary, os.X_OK):
+        if not build:
+            raise BenchError("no %s db_bench at %s (run tools/build.sh %s)" %
+                             (kind, binary, BUILD_CONFIG[kind]))
+        subprocess.run([os.path.join(REPO, "tools", "build.sh"),
+                        BUILD_CONFIG[kind], "db_bench"], check=True)
+    return binary
+
+
+def build_info(binary):
+    """Build type and flags from the CMakeCache next to the binary."""
+    info = {"binary": binary}
+    cache = os.path.join(os.path.dirname(os.path.dirname(binary)), "CMakeCache.txt")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            for line in f:
+                for key in ("CMAKE_BUILD_TYPE", "CMAKE_CXX_FLAGS_RELEASE",
+                            "CMAKE_CXX_FLAGS", "LODESTONE_STOCK",
+                            "ROCKSDB_BUILD_SHARED", "PORTABLE"):
+                    if line.startswith(key + ":"):
+                        info[key.lower()] = line.split("=", 1)[1].strip()
+    info["build_type"] = info.get("cmake_build_type", "unknown")
+    return info
+
+
+def patch_series_sha256():
+    h = hashlib.sha256()
+    patches = os.path.join(REPO, "patches")
+    with open(os.path.join(patches, "series"), "rb") as f:
+        series = f.read()
+    h.update(series)
+    for line in series.decode().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            with open(os.path.join(patches, line), "rb") as f:
+                h.update(f.read())
+    return h.hexdigest()
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return "%d x %s" % (os.cpu_count(), line.split(":", 1)[1].strip())
+    except OSError:
+        pass
+    return "%d x %s" % (os.cpu_count(), platform.processor() or "unknown")
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def provenance(binaries):
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "cpu": cpu_model(),
+        "host": platform.node(),
+        "patch_series_sha256": patch_series_sha256(),
+        "git_commit": git_commit(),
+        "builds": {kind: build_info(path) for kind, path in binaries.items()},
+    }
+
+
+def check_release(binaries, allow_debug=False):
+    """Refuses debug builds: their numbers mean nothing."""
+    if allow_debug:
+        return
+    for kind, path in binaries.items():
+        build_type = build_info(path)["build_type"]
+        if build_type not in ("Release", "RelWithDebInfo", "unknown"):
+            raise BenchError("refusing to compare a %s build (%s db_bench %s)" %
+                             (build_type, kind, path))
+
+
+def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
+                 allow_debug=False, log=print):
+    check_release(binaries, allow_debug)
+    variants = list(scenario["variants"])
+    runs = []
+    raw_dir = os.path.join(out_dir, "raw")
+    os.makedirs(raw_dir, exist_ok=True)
+    for rep in range(repetitions):
+        # Alternate which variant goes first, so drift hits all alike.
+        order = variants[rep % len(variants):] + variants[:rep % len(variants)]
+        for variant in order:
+            binary = binaries[scenario["variants"][variant]["binary"]]
+            db_path = os.path.join(db_root, "%s-%s" % (scenario["name"], variant))
+            shutil.rmtree(db_path, ignore_errors=True)  # A fresh DB each rep.
+            for step in scenario["steps"]:
+                tag = "%s.rep%d.%s" % (variant, rep, step["name"])
+                report = os.path.join(raw_dir, tag + ".csv") \
+                    if step.get("interval_report") else None
+                cmd = step_command(binary, scenario, variant, step, db_path, report)
+                log("[rep %d] %-12s %-10s %s" % (rep, variant, step["name"],
+                                                  step["benchmarks"]))
+                proc = subprocess.run(cmd, capture_output=True, text=True)
+                with open(os.path.join(raw_dir, tag + ".txt"), "w") as f:
+                    f.write("$ " + " ".join(cmd) + "\n" + proc.stdout +
+                            "\n--- stderr ---\n" + proc.stderr)
+                if proc.returncode != 0:
+                    raise BenchError("%s failed (rc %d); see %s" %
+                                     (tag, proc.returncode, raw_dir))
+                parsed = parse.parse_db_bench(proc.stdout)
+                if parsed["assertions_enabled"] and not allow_debug:
+                    raise BenchError("%s: db_bench has assertions enabled; "
+                                     "refusing to compare a debug build" % tag)
+                runs.append({
+                    "rep": rep, "variant": variant, "step": step["name"],
+                    "command": cmd, "parsed": parsed,
+                    "intervals": parse.parse_report_csv(report)
+                    if report and os.path.exists(report) else None,
+                })
+                for b in parsed["benchmarks"]:
+                    log("           %-20s %12.0f ops/s" % (b["name"], b["ops_per_sec"]))
+            shutil.rmtree(db_path, ignore_errors=True)
+    return runs

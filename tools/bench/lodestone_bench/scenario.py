@@ -1,0 +1,70 @@
+"""Scenarios: sequences of db_bench invocations, defined in JSON data
+(tools/bench/scenarios/*.json), run for each variant (a binary plus flags)."""
+
+import json
+import os
+
+SCENARIO_DIR = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "scenarios")
+
+
+class ScenarioError(Exception):
+    pass
+
+
+def list_scenarios(directory=SCENARIO_DIR):
+    return sorted(f[:-5] for f in os.listdir(directory) if f.endswith(".json"))
+
+
+def load_scenario(name_or_path, directory=SCENARIO_DIR):
+    path = name_or_path
+    if not os.path.exists(path):
+        path = os.path.join(directory, name_or_path + ".json")
+    if not os.path.exists(path):
+        raise ScenarioError("no scenario %r (known: %s)" %
+                            (name_or_path, ", ".join(list_scenarios(directory))))
+    with open(path) as f:
+        scenario = json.load(f)
+    validate(scenario, path)
+    return scenario
+
+
+def validate(scenario, where="scenario"):
+    for key in ("name", "variants", "baseline", "steps"):
+        if key not in scenario:
+            raise ScenarioError("%s: missing %r" % (where, key))
+    variants = scenario["variants"]
+    if scenario["baseline"] not in variants:
+        raise ScenarioError("%s: baseline %r is not a variant" %
+                            (where, scenario["baseline"]))
+    for name, variant in variants.items():
+        if variant.get("binary") not in ("stock", "lodestone"):
+            raise ScenarioError("%s: variant %r needs binary stock|lodestone" %
+                                (where, name))
+    if not scenario["steps"]:
+        raise ScenarioError("%s: no steps" % where)
+    for step in scenario["steps"]:
+        if "name" not in step or "benchmarks" not in step:
+            raise ScenarioError("%s: a step needs name and benchmarks" % where)
+
+
+def format_flag(key, value):
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    return "--%s=%s" % (key, value)
+
+
+def step_command(binary, scenario, variant, step, db_path, report_file=None):
+    """The db_bench argv of one step for one variant. Later dicts win:
+    scenario common flags, variant flags, step flags, step per-variant flags."""
+    flags = {}
+    flags.update(scenario.get("common_flags", {}))
+    flags.update(scenario["variants"][variant].get("flags", {}))
+    flags.update(step.get("flags", {}))
+    flags.update(step.get("variant_flags", {}).get(variant, {}))
+    flags["benchmarks"] = step["benchmarks"]
+    flags["db"] = db_path
+    if report_file:
+        flags["report_file"] = report_file
+        flags.setdefault("report_interval_seconds", 1)
+    return [binary] + [format_flag(k, v) for k, v in sorted(flags.items())]

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds one configuration into build/<config>:
+#   tools/build.sh test      assertions and sync points on, -O1, static; all tests
+#   tools/build.sh release   Lodestone, Release, static; db_bench, ldb, sst_dump
+#   tools/build.sh stock     upstream 9.10.0 unpatched, same flags as release
+# Extra arguments are ninja targets (default: the configuration's own set).
+# LODESTONE_SHARED=ON also builds librocksdb.so (release/stock; for install).
+set -uo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+config=${1:?usage: tools/build.sh test|release|stock [ninja targets...]}
+shift
+case "$config" in
+  test)    configure_test || exit 1
+           targets=(lodestone_check_deps ldb sst_dump) ;;
+  release) configure_release release OFF || exit 1
+           targets=(db_bench ldb sst_dump) ;;
+  stock)   configure_release stock ON || exit 1
+           targets=(db_bench ldb sst_dump) ;;
+  *) echo "unknown configuration: $config" >&2; exit 2 ;;
+esac
+[ $# -gt 0 ] && targets=("$@")
+if [ "${LODESTONE_SHARED:-OFF}" = ON ] && [ "$config" != test ]; then
+  targets+=(rocksdb-shared)
+fi
+ninja -C "$LODESTONE_ROOT/build/$config" -j "$JOBS" "${targets[@]}"
