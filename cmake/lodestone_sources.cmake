@@ -4,12 +4,18 @@ set(LODESTONE_LIB_SOURCES
   # cache/location: the location cache
   cache/location/location_cache.cc
   # db/tombstone: initial puts, tombstone statistics and picker, conversion
+  db/tombstone/initial_chains.cc
+  db/tombstone/initial_put_contract.cc
+  db/tombstone/initial_puts.cc
   db/tombstone/put_initial_api.cc
   db/tombstone/tombstone_candidates.cc
   # utilities/lodestone: option registration
   utilities/lodestone/option_types.cc
 )
 list(TRANSFORM LODESTONE_LIB_SOURCES PREPEND ${LODESTONE_ROOT}/)
+# Our code is warning-free in every configuration, whatever upstream's
+# FAIL_ON_WARNINGS says.
+set_source_files_properties(${LODESTONE_LIB_SOURCES} PROPERTIES COMPILE_OPTIONS -Werror)
 
 foreach(lib rocksdb rocksdb-shared)
   if(TARGET ${lib})
@@ -22,3 +28,4 @@ install(FILES
   ${LODESTONE_ROOT}/include/rocksdb/location_cache.h
   COMPONENT devel
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rocksdb)
+

@@ -31,7 +31,7 @@ function(lodestone_gtest name)
   add_dependencies(lodestone_check_deps ${name})
 endfunction()
 
-include(upstream_tests)
+include(${LODESTONE_ROOT}/cmake/upstream_tests.cmake)
 
 lodestone_gtest(location_cache_test
   SOURCES ${LODESTONE_ROOT}/cache/location/location_cache_test.cc)
@@ -60,3 +60,7 @@ set_tests_properties(lodestone.consumer PROPERTIES LABELS lodestone TIMEOUT 600)
 add_test(NAME lodestone.bench_tool
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/bench/tests)
 set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 300)
+
+# db/tombstone: early tombstone pruning (initial puts).
+lodestone_gtest(initial_put_test
+  SOURCES ${LODESTONE_ROOT}/db/tombstone/initial_put_test.cc)

@@ -5,16 +5,16 @@
 # the source tree the build uses, so refreshing one patch recompiles only what
 # depends on the files it touches.
 
-function(_lodestone_series_files out_patches)
+function(_lodestone_series_files series out_patches)
   set(patches)
-  file(STRINGS ${LODESTONE_ROOT}/patches/series lines)
+  file(STRINGS ${LODESTONE_ROOT}/patches/${series} lines)
   foreach(line IN LISTS lines)
     string(STRIP "${line}" line)
     if(line STREQUAL "" OR line MATCHES "^#")
       continue()
     endif()
     if(NOT EXISTS ${LODESTONE_ROOT}/patches/${line})
-      message(FATAL_ERROR "patches/series names ${line}, which does not exist")
+      message(FATAL_ERROR "patches/${series} names ${line}, which does not exist")
     endif()
     list(APPEND patches ${LODESTONE_ROOT}/patches/${line})
   endforeach()
@@ -58,18 +58,21 @@ function(lodestone_prepare_upstream out_dir)
     file(REMOVE_RECURSE ${base}/extract)
   endif()
 
-  # 2. The series (none for the stock baseline) and its stamp.
-  set(patches)
-  if(NOT LODESTONE_STOCK)
-    _lodestone_series_files(patches)
+  # 2. The series (for the stock baseline, series.stock: build glue and the
+  # db_bench workload dispatch only, no library change) and its stamp.
+  if(LODESTONE_STOCK)
+    set(series series.stock)
+  else()
+    set(series series)
   endif()
+  _lodestone_series_files(${series} patches)
   set(stamp_text "stock=${LODESTONE_STOCK}\n")
   foreach(patch IN LISTS patches)
     file(SHA256 ${patch} h)
     string(APPEND stamp_text "${patch} ${h}\n")
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-               ${LODESTONE_ROOT}/patches/series ${patches})
+               ${LODESTONE_ROOT}/patches/${series} ${patches})
 
   set(stamp_file ${base}/applied.stamp)
   set(old_stamp "")

@@ -12,7 +12,7 @@ config=${1:?usage: tools/build.sh test|release|stock [ninja targets...]}
 shift
 case "$config" in
   test)    configure_test || exit 1
-           targets=(lodestone_check_deps ldb sst_dump) ;;
+           targets=(lodestone_check_deps ldb sst_dump db_bench) ;;
   release) configure_release release OFF || exit 1
            targets=(db_bench ldb sst_dump) ;;
   stock)   configure_release stock ON || exit 1

@@ -1,5 +1,6 @@
-// The public PutInitial entry points (declared in patches/0005). The record
-// format and its handling live with the write batch and compaction hooks.
+// The public PutInitial entry points declared in patches/0005 that need no
+// access to upstream internals. WriteBatch::PutInitial encodes the record in
+// db/write_batch.cc (patches/0007).
 
 #include "rocksdb/db.h"
 #include "rocksdb/write_batch.h"
@@ -15,11 +16,6 @@ Status WriteBatchBase::PutInitial(ColumnFamilyHandle* /*column_family*/,
 
 Status WriteBatchBase::PutInitial(const Slice& key, const Slice& value) {
   return PutInitial(nullptr, key, value);
-}
-
-Status WriteBatch::PutInitial(ColumnFamilyHandle* /*column_family*/,
-                              const Slice& /*key*/, const Slice& /*value*/) {
-  return Status::NotSupported("PutInitial: not implemented yet");
 }
 
 Status DB::PutInitial(const WriteOptions& options,

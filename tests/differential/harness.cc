@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/utilities/options_util.h"
 #include "tests/differential/model.h"
 #include "utilities/merge_operators.h"
@@ -97,6 +99,7 @@ class DbUnderTest {
     options_.num_levels = 5;
     options_.max_background_jobs = 2;
     options_.merge_operator = MergeOperators::CreateStringAppendOperator(',');
+    options_.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
     if (set_.apply) set_.apply(&options_);
   }
 
@@ -123,6 +126,13 @@ class DbUnderTest {
     db_.reset();
   }
 
+  uint64_t ChainsPruned() const {
+    return options_.statistics
+               ? options_.statistics->getTickerCount(
+                     ROCKSDB_NAMESPACE::INITIAL_CHAINS_PRUNED)
+               : 0;
+  }
+
   void Destroy() {
     Close();
     ROCKSDB_NAMESPACE::DestroyDB(path_, options_).PermitUncheckedError();
@@ -135,7 +145,8 @@ class DbUnderTest {
       case OpKind::kPut:
         return db_->Put(wo, op.key, op.value);
       case OpKind::kPutInitial:
-        return db_->PutInitial(wo, op.key, op.value);
+        return set_.initial_puts ? db_->PutInitial(wo, op.key, op.value)
+                                 : db_->Put(wo, op.key, op.value);
       case OpKind::kMerge:
         return db_->Merge(wo, op.key, op.value);
       case OpKind::kDelete:
@@ -308,6 +319,11 @@ RunResult RunOps(const std::vector<Op>& ops,
                  const std::vector<OptionSet>& option_sets,
                  const std::string& dir) {
   RunResult result;
+  Status dir_status = ROCKSDB_NAMESPACE::Env::Default()->CreateDirIfMissing(dir);
+  if (!dir_status.ok()) {
+    result.error = "cannot create " + dir + ": " + dir_status.ToString();
+    return result;
+  }
   std::vector<std::unique_ptr<DbUnderTest>> dbs;
   for (size_t i = 0; i < option_sets.size(); ++i) {
     dbs.emplace_back(new DbUnderTest(option_sets[i],
@@ -352,7 +368,10 @@ RunResult RunOps(const std::vector<Op>& ops,
       }
     }
   }
-  for (auto& db : dbs) db->Destroy();
+  for (auto& db : dbs) {
+    result.chains_pruned[db->name()] = db->ChainsPruned();
+    db->Destroy();
+  }
   return result;
 }
 

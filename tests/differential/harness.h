@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct OptionSet {
   // Test-only fault injection, to prove the harness catches bugs: drop the
   // n-th Delete this DB receives (0 = never).
   int drop_nth_delete = 0;
+  // Write initial puts with PutInitial (else as plain Put), and put them in
+  // the op mix.
+  bool initial_puts = false;
 };
 
 // The first read whose answer differs from the model's.
@@ -34,6 +38,9 @@ struct Divergence {
 };
 
 struct RunResult {
+  // Per option set: the chains of initial puts its DB pruned (proof that a
+  // feature under test did something).
+  std::map<std::string, uint64_t> chains_pruned;
   bool diverged = false;
   Divergence divergence;
   std::string error;  // A failed write or open: also a failure.

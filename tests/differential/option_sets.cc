@@ -47,6 +47,15 @@ std::map<std::string, OptionSet> Registry() {
          o->level_compaction_dynamic_level_bytes = true;
        }});
 
+  // Early tombstone pruning: initial puts (checked on write) chained to
+  // deletes, with aggressive compaction so chains meet at every level.
+  OptionSet initial{"initial_put", [](Options* o) {
+                      o->verify_initial_puts = true;
+                      o->level0_file_num_compaction_trigger = 1;
+                    }};
+  initial.initial_puts = true;
+  add(initial);
+
   // Planted bugs, for the harness's self-test.
   OptionSet dropped_delete{"planted_drop_delete", nullptr};
   dropped_delete.drop_nth_delete = 7;
@@ -74,6 +83,16 @@ std::vector<std::string> OptionSetNames() {
   return names;
 }
 
-OpMix MixFor(const std::vector<OptionSet>& /*sets*/) { return OpMix(); }
+OpMix MixFor(const std::vector<OptionSet>& sets) {
+  OpMix mix;
+  for (const OptionSet& set : sets) {
+    if (set.initial_puts) {
+      // Queue-like churn: many initial puts, updates and deletes.
+      mix.put_initial = 25;
+      mix.del = 18;
+    }
+  }
+  return mix;
+}
 
 }  // namespace lodestone_test

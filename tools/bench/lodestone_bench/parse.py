@@ -109,3 +109,20 @@ def parse_report_csv(path_or_lines):
         except (IndexError, ValueError):
             continue
     return rows
+
+
+def parse_workload_csv(path):
+    """A workload's own interval CSV (header row, then numbers or words):
+    a list of dicts, numbers converted where they parse."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    out = []
+    for row in rows:
+        parsed = {}
+        for k, v in row.items():
+            try:
+                parsed[k] = float(v)
+            except (TypeError, ValueError):
+                parsed[k] = v
+        out.append(parsed)
+    return out

@@ -52,6 +52,46 @@ def summarize(results):
     return table
 
 
+def ticker_table(results):
+    """Per variant: the median over repetitions of each ticker the scenario
+    lists under "tickers" (from the last step's STATISTICS dump)."""
+    names = results["scenario"].get("tickers", [])
+    rows = []
+    for variant in results["scenario"]["variants"]:
+        per_rep = {}
+        for run in results["runs"]:
+            if run["variant"] == variant:
+                per_rep[run["rep"]] = run["parsed"].get("tickers", {})
+        if not per_rep:
+            continue
+        row = {"variant": variant}
+        for name in names:
+            values = [t.get(name) for t in per_rep.values() if t.get(name) is not None]
+            row[name] = statistics.median(values) if values else None
+        rows.append(row)
+    return rows
+
+
+def workload_table(results):
+    """Per variant: first and last values (median over repetitions) of the
+    workload CSV columns the scenario lists under "report_columns"."""
+    columns = results["scenario"].get("report_columns", [])
+    rows = []
+    for variant in results["scenario"]["variants"]:
+        series = [run["workload_rows"] for run in results["runs"]
+                  if run["variant"] == variant and run.get("workload_rows")]
+        if not series:
+            continue
+        row = {"variant": variant}
+        for col in columns:
+            firsts = [s[0].get(col) for s in series if s and isinstance(s[0].get(col), float)]
+            lasts = [s[-1].get(col) for s in series if s and isinstance(s[-1].get(col), float)]
+            row[col] = (statistics.median(firsts) if firsts else None,
+                        statistics.median(lasts) if lasts else None)
+        rows.append(row)
+    return rows
+
+
 def _fmt_ratio(x):
     return "-" if x is None else "%.3f" % x
 
@@ -77,6 +117,26 @@ def markdown(results, table):
             r["step"], r["benchmark"], r["variant"], r["ops_median"],
             r["ops_min"], r["ops_max"], _fmt_ratio(r["ratio_min"]),
             _fmt_ratio(r["ratio_median"]), _fmt_ratio(r["ratio_max"])))
+    tickers = ticker_table(results)
+    names = results["scenario"].get("tickers", [])
+    if tickers and names:
+        lines += ["", "| variant | " + " | ".join(names) + " |",
+                  "|---|" + "---:|" * len(names)]
+        for row in tickers:
+            lines.append("| %s | %s |" % (row["variant"], " | ".join(
+                "-" if row[n] is None else "%.0f" % row[n] for n in names)))
+    work = workload_table(results)
+    columns = results["scenario"].get("report_columns", [])
+    if work and columns:
+        lines += ["", "Workload report, first -> last interval (median over repetitions):", "",
+                  "| variant | " + " | ".join(columns) + " |",
+                  "|---|" + "---:|" * len(columns)]
+        for row in work:
+            cells = []
+            for c in columns:
+                first, last = row[c]
+                cells.append("-" if first is None else "%.4g -> %.4g" % (first, last))
+            lines.append("| %s | %s |" % (row["variant"], " | ".join(cells)))
     lines += [
         "",
         "Provenance: %s, %s; patch series %s; lodestone build %s; stock build "
@@ -128,6 +188,30 @@ def plot(results, table, path_prefix):
     fig.savefig(out, dpi=110)
     plt.close(fig)
     written.append(out)
+
+    columns = results["scenario"].get("report_columns", [])
+    workload_runs = [run for run in results["runs"] if run.get("workload_rows")]
+    if columns and workload_runs:
+        fig, axes = plt.subplots(len(columns), 1, figsize=(8, 2.6 * len(columns)),
+                                 squeeze=False)
+        for ax, col in zip(axes[:, 0], columns):
+            for run in workload_runs:
+                xs = [r.get("secs_elapsed") for r in run["workload_rows"]]
+                ys = [r.get(col) for r in run["workload_rows"]]
+                pts = [(x, y) for x, y in zip(xs, ys)
+                       if isinstance(x, float) and isinstance(y, float)]
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                            label="%s rep%d" % (run["variant"], run["rep"]),
+                            linewidth=1)
+            ax.set_ylabel(col, fontsize=7)
+            ax.legend(fontsize=6)
+        axes[-1, 0].set_xlabel("seconds")
+        fig.tight_layout()
+        out = path_prefix + "_workload.png"
+        fig.savefig(out, dpi=110)
+        plt.close(fig)
+        written.append(out)
 
     series = [run for run in results["runs"] if run.get("intervals")]
     if series:

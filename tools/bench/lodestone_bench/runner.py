@@ -131,7 +131,10 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
                 tag = "%s.rep%d.%s" % (variant, rep, step["name"])
                 report = os.path.join(raw_dir, tag + ".csv") \
                     if step.get("interval_report") else None
-                cmd = step_command(binary, scenario, variant, step, db_path, report)
+                workload_report = os.path.join(raw_dir, tag + ".workload.csv") \
+                    if step.get("workload_report") else None
+                cmd = step_command(binary, scenario, variant, step, db_path,
+                                   report, workload_report)
                 log("[rep %d] %-12s %-10s %s" % (rep, variant, step["name"],
                                                   step["benchmarks"]))
                 proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -150,6 +153,8 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
                     "command": cmd, "parsed": parsed,
                     "intervals": parse.parse_report_csv(report)
                     if report and os.path.exists(report) else None,
+                    "workload_rows": parse.parse_workload_csv(workload_report)
+                    if workload_report and os.path.exists(workload_report) else None,
                 })
                 for b in parsed["benchmarks"]:
                     log("           %-20s %12.0f ops/s" % (b["name"], b["ops_per_sec"]))

@@ -54,9 +54,12 @@ def format_flag(key, value):
     return "--%s=%s" % (key, value)
 
 
-def step_command(binary, scenario, variant, step, db_path, report_file=None):
+def step_command(binary, scenario, variant, step, db_path, report_file=None,
+                 workload_report=None):
     """The db_bench argv of one step for one variant. Later dicts win:
-    scenario common flags, variant flags, step flags, step per-variant flags."""
+    scenario common flags, variant flags, step flags, step per-variant flags.
+    A step with "workload_report": "<flag>" gets that flag pointed at
+    `workload_report` (a workload's own CSV, e.g. --queue_report_file)."""
     flags = {}
     flags.update(scenario.get("common_flags", {}))
     flags.update(scenario["variants"][variant].get("flags", {}))
@@ -67,4 +70,6 @@ def step_command(binary, scenario, variant, step, db_path, report_file=None):
     if report_file:
         flags["report_file"] = report_file
         flags.setdefault("report_interval_seconds", 1)
+    if workload_report and step.get("workload_report"):
+        flags[step["workload_report"]] = workload_report
     return [binary] + [format_flag(k, v) for k, v in sorted(flags.items())]

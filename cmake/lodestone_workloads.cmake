@@ -1,0 +1,16 @@
+# db_bench workloads (tools/workloads/), dispatched by patches/0011. In the
+# stock baseline they compile without Lodestone's API (LODESTONE_STOCK_BASELINE).
+if(TARGET db_bench)
+  set(LODESTONE_WORKLOAD_SOURCES
+    tools/workloads/workload.cc
+    tools/workloads/queue.cc
+    tools/workloads/tombstone_churn.cc)
+  list(TRANSFORM LODESTONE_WORKLOAD_SOURCES PREPEND ${LODESTONE_ROOT}/)
+  set_source_files_properties(${LODESTONE_WORKLOAD_SOURCES}
+    PROPERTIES COMPILE_OPTIONS -Werror)
+  target_sources(db_bench PRIVATE ${LODESTONE_WORKLOAD_SOURCES})
+  target_include_directories(db_bench PRIVATE ${LODESTONE_ROOT})
+  if(LODESTONE_STOCK)
+    target_compile_definitions(db_bench PRIVATE LODESTONE_STOCK_BASELINE=1)
+  endif()
+endif()

@@ -1,0 +1,43 @@
+// Initial puts (WriteBatch::PutInitial): which tables and memtables may hold
+// them, so that flushes and compactions look for initial-version chains only
+// where there can be one. A DB that never writes an initial put therefore
+// flushes and compacts exactly as stock RocksDB.
+
+#pragma once
+
+#include <cstdint>
+
+#include "rocksdb/rocksdb_namespace.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class Compaction;
+class CompactionIterator;
+class InternalTblPropCollFactory;
+class Statistics;
+struct TableProperties;
+
+// Called when an initial put enters a memtable in this process (a write or
+// WAL replay). Process-wide: a memtable may only hold initial puts after it.
+void NoteInitialPutWritten();
+bool InitialPutsWritten();
+
+// The table property counting a table's initial puts. Written only when the
+// count is non-zero, so tables without initial puts are stock's bytes.
+extern const char* const kInitialPutsProperty;
+
+// The internal property collector that writes kInitialPutsProperty; added to
+// every column family's internal collectors (patch 0007).
+InternalTblPropCollFactory* NewInitialPutCounterFactory();
+
+// The number of initial puts a table's properties record (0 when absent).
+uint64_t InitialPutsInTable(const TableProperties& props);
+
+// Whether a compaction's inputs may hold initial puts.
+bool CompactionInputMayHoldInitialPuts(const Compaction* compaction);
+
+// Records a finished flush's or compaction's chain statistics as tickers.
+void RecordInitialChainStats(const CompactionIterator& c_iter,
+                             Statistics* stats, bool bottommost);
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,409 @@
+// db_bench --benchmarks=queue: a queue table, the workload where tombstones
+// hurt most (issue: early tombstone pruning).
+//
+// Keys are [8-byte queue id][8-byte sequence], big-endian, sequences never
+// reused. Producers append to a queue's tail; consumers seek to its head,
+// read the K oldest items and delete them, so every dequeue seeks past the
+// tombstones the previous dequeues left. Long-lived rows at the far end of
+// every queue (sequence >= 2^63), loaded first, keep the lower levels
+// overlapping every queue's range: without them stock RocksDB drops the
+// tombstones at the base level already and there is nothing to see.
+//
+// Phases: fill (long-lived rows, pushed to the last level; then a prefill
+// of every queue), steady (enqueue and dequeue K at a time), drain (dequeue
+// only), idle (no writes; read-only probes of the queue heads). Every
+// --queue_report_interval seconds thread 0 appends a CSV row to
+// --queue_report_file: dequeue latency p50/p99, tombstones skipped per
+// dequeue (perf context), live tombstones per level, space and write
+// amplification.
+
+#ifdef GFLAGS
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "monitoring/histogram.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/system_clock.h"
+#include "tools/workloads/workload.h"
+#include "util/coding.h"
+#include "util/gflags_compat.h"
+#include "util/random.h"
+
+DEFINE_uint64(queue_count, 16, "queue: number of queues");
+DEFINE_uint64(queue_long_lived_rows, 2000,
+              "queue: rows per queue at its far end, loaded first");
+DEFINE_uint64(queue_prefill, 2000, "queue: items per queue before steady");
+DEFINE_uint64(queue_batch, 10, "queue: items per enqueue and per dequeue (K)");
+DEFINE_string(queue_delete_mode, "delete",
+              "queue: how items are written and removed: delete (Put, "
+              "Delete), single_delete (Put, SingleDelete) or initial_put "
+              "(PutInitial, Delete)");
+DEFINE_bool(queue_overwrite, false,
+            "queue: update every item once before it is dequeued (legal for "
+            "initial puts, illegal for SingleDelete)");
+DEFINE_uint64(queue_value_size, 100, "queue: value size in bytes");
+DEFINE_uint64(queue_steady_seconds, 60, "queue: steady phase length");
+DEFINE_uint64(queue_drain_seconds, 5, "queue: dequeue-only phase length");
+DEFINE_uint64(queue_idle_seconds, 10, "queue: idle phase length");
+DEFINE_uint64(queue_enqueue_rate, 0,
+              "queue: items enqueued per second per thread in steady state "
+              "(0 = unthrottled)");
+DEFINE_string(queue_report_file, "",
+              "queue: CSV of interval metrics (empty = none)");
+DEFINE_uint64(queue_report_interval, 5, "queue: seconds between CSV rows");
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+constexpr uint64_t kLongLivedBase = uint64_t{1} << 63;
+
+std::string QueueKey(uint64_t queue, uint64_t seq) {
+  std::string key;
+  AppendBigEndian64(&key, queue);
+  AppendBigEndian64(&key, seq);
+  return key;
+}
+
+enum class DeleteMode { kDelete, kSingleDelete, kInitialPut };
+
+// Shared by the threads of one run: dequeue latencies and counts for the
+// current interval, and totals.
+struct QueueRunState {
+  std::mutex mu;
+  HistogramImpl interval_latency;
+  uint64_t interval_dequeues = 0;
+  uint64_t interval_skipped = 0;
+  std::atomic<uint64_t> user_bytes{0};
+  std::atomic<uint64_t> live_items{0};
+  std::atomic<uint64_t> deletes{0};
+  std::atomic<int> phase{0};
+  std::atomic<int> threads_done{0};
+};
+
+const char* kPhaseNames[] = {"fill", "steady", "drain", "idle", "done"};
+
+class QueueWorkload {
+ public:
+  QueueWorkload(WorkloadThread* thread, QueueRunState* state)
+      : t_(thread), state_(state), rnd_(static_cast<uint32_t>(thread->seed)) {
+    for (uint64_t q = t_->tid; q < FLAGS_queue_count;
+         q += static_cast<uint64_t>(t_->num_threads)) {
+      queues_.push_back(q);
+    }
+    head_.assign(FLAGS_queue_count, 0);
+    tail_.assign(FLAGS_queue_count, 0);
+    value_.assign(FLAGS_queue_value_size, 'v');
+  }
+
+  Status Run() {
+    Status s = ParseMode();
+    if (!s.ok()) return s;
+    SetPerfLevel(PerfLevel::kEnableCount);
+    s = Fill();
+    if (!s.ok()) return s;
+    const auto clock = SystemClock::Default();
+    for (int phase = 1; phase <= 3; ++phase) {
+      if (t_->tid == 0) state_->phase = phase;
+      const uint64_t seconds = phase == 1   ? FLAGS_queue_steady_seconds
+                               : phase == 2 ? FLAGS_queue_drain_seconds
+                                            : FLAGS_queue_idle_seconds;
+      const uint64_t end = clock->NowMicros() + seconds * 1000000;
+      size_t turn = 0;
+      while (clock->NowMicros() < end) {
+        const uint64_t q = queues_[turn++ % queues_.size()];
+        if (phase == 1) {
+          s = Enqueue(q);
+          if (s.ok()) s = Dequeue(q, /*remove=*/true);
+          Throttle(clock.get());
+        } else if (phase == 2) {
+          s = Dequeue(q, /*remove=*/true);
+        } else {
+          s = Dequeue(q, /*remove=*/false);  // A probe: no writes when idle.
+          clock->SleepForMicroseconds(10000);
+        }
+        if (!s.ok()) return s;
+        if (t_->tid == 0) MaybeReport(clock.get());
+      }
+    }
+    SetPerfLevel(PerfLevel::kDisable);
+    return Status::OK();
+  }
+
+  uint64_t dequeues() const { return dequeues_; }
+
+ private:
+  Status ParseMode() {
+    if (FLAGS_queue_delete_mode == "delete") {
+      mode_ = DeleteMode::kDelete;
+    } else if (FLAGS_queue_delete_mode == "single_delete") {
+      mode_ = DeleteMode::kSingleDelete;
+      if (FLAGS_queue_overwrite) {
+        return Status::InvalidArgument(
+            "queue: --queue_overwrite breaks SingleDelete's contract");
+      }
+    } else if (FLAGS_queue_delete_mode == "initial_put") {
+      mode_ = DeleteMode::kInitialPut;
+    } else {
+      return Status::InvalidArgument("queue: unknown --queue_delete_mode " +
+                                     FLAGS_queue_delete_mode);
+    }
+    if (FLAGS_queue_batch == 0 || FLAGS_queue_count == 0) {
+      return Status::InvalidArgument("queue: count and batch must be > 0");
+    }
+    return Status::OK();
+  }
+
+  Status Add(const std::string& key, bool initial) {
+    state_->user_bytes += key.size() + value_.size();
+    if (initial && mode_ == DeleteMode::kInitialPut) {
+      return WorkloadPutInitial(t_->db, WriteOptions(), key, value_);
+    }
+    return t_->db->Put(WriteOptions(), key, value_);
+  }
+
+  Status Fill() {
+    Status s;
+    // Long-lived rows first, so that they sink to the last level.
+    for (uint64_t q : queues_) {
+      for (uint64_t i = 0; s.ok() && i < FLAGS_queue_long_lived_rows; ++i) {
+        s = Add(QueueKey(q, kLongLivedBase + i), /*initial=*/false);
+      }
+    }
+    if (!s.ok()) return s;
+    t_->finished_ops(static_cast<int64_t>(queues_.size() *
+                                          FLAGS_queue_long_lived_rows),
+                     WorkloadOp::kWrite);
+    if (t_->tid == 0) {
+      s = t_->db->Flush(FlushOptions());
+      if (s.ok()) {
+        CompactRangeOptions cro;
+        cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+        s = t_->db->CompactRange(cro, nullptr, nullptr);
+      }
+      if (!s.ok()) return s;
+    }
+    for (uint64_t q : queues_) {
+      for (uint64_t i = 0; s.ok() && i < FLAGS_queue_prefill; ++i) {
+        s = Add(QueueKey(q, tail_[q]++), /*initial=*/true);
+      }
+      state_->live_items += FLAGS_queue_prefill;
+    }
+    return s;
+  }
+
+  Status Enqueue(uint64_t q) {
+    Status s;
+    const uint64_t first = tail_[q];
+    for (uint64_t i = 0; s.ok() && i < FLAGS_queue_batch; ++i) {
+      s = Add(QueueKey(q, tail_[q]++), /*initial=*/true);
+    }
+    if (s.ok() && FLAGS_queue_overwrite && first >= FLAGS_queue_batch &&
+        first - FLAGS_queue_batch >= head_[q]) {
+      // Update the previous batch once; it is still queued.
+      for (uint64_t seq = first - FLAGS_queue_batch; s.ok() && seq < first;
+           ++seq) {
+        s = Add(QueueKey(q, seq), /*initial=*/false);
+      }
+      t_->finished_ops(static_cast<int64_t>(FLAGS_queue_batch),
+                       WorkloadOp::kUpdate);
+    }
+    state_->live_items += FLAGS_queue_batch;
+    t_->finished_ops(static_cast<int64_t>(FLAGS_queue_batch),
+                     WorkloadOp::kWrite);
+    return s;
+  }
+
+  // Seeks to the queue's head and reads (and, if `remove`, deletes) its K
+  // oldest items.
+  Status Dequeue(uint64_t q, bool remove) {
+    const auto clock = SystemClock::Default();
+    const uint64_t skipped_before = get_perf_context()->internal_delete_skipped_count;
+    const uint64_t start = clock->NowNanos();
+    const std::string lower = QueueKey(q, 0);
+    const std::string upper = QueueKey(q, kLongLivedBase);
+    Slice upper_slice(upper);
+    ReadOptions ro;
+    ro.iterate_upper_bound = &upper_slice;
+    std::unique_ptr<Iterator> it(t_->db->NewIterator(ro));
+    std::vector<std::string> taken;
+    for (it->Seek(lower); it->Valid() && taken.size() < FLAGS_queue_batch;
+         it->Next()) {
+      taken.push_back(it->key().ToString());
+    }
+    Status s = it->status();
+    it.reset();
+    for (size_t i = 0; s.ok() && remove && i < taken.size(); ++i) {
+      s = mode_ == DeleteMode::kSingleDelete
+              ? t_->db->SingleDelete(WriteOptions(), taken[i])
+              : t_->db->Delete(WriteOptions(), taken[i]);
+    }
+    if (!s.ok()) return s;
+    const uint64_t micros = (clock->NowNanos() - start) / 1000;
+    const uint64_t skipped =
+        get_perf_context()->internal_delete_skipped_count - skipped_before;
+    if (remove && !taken.empty()) {
+      head_[q] += taken.size();
+      state_->deletes += taken.size();
+      state_->live_items -= std::min<uint64_t>(state_->live_items,
+                                               taken.size());
+      t_->finished_ops(static_cast<int64_t>(taken.size()), WorkloadOp::kDelete);
+    }
+    t_->finished_ops(1, WorkloadOp::kSeek);
+    ++dequeues_;
+    std::lock_guard<std::mutex> lock(state_->mu);
+    state_->interval_latency.Add(micros);
+    ++state_->interval_dequeues;
+    state_->interval_skipped += skipped;
+    return Status::OK();
+  }
+
+  void Throttle(SystemClock* clock) {
+    if (FLAGS_queue_enqueue_rate == 0) return;
+    enqueued_ += FLAGS_queue_batch;
+    if (throttle_start_ == 0) throttle_start_ = clock->NowMicros();
+    const uint64_t due = throttle_start_ + enqueued_ * 1000000 /
+                                               FLAGS_queue_enqueue_rate;
+    const uint64_t now = clock->NowMicros();
+    if (due > now) clock->SleepForMicroseconds(static_cast<int>(due - now));
+  }
+
+  void MaybeReport(SystemClock* clock) {
+    const uint64_t now = clock->NowMicros();
+    if (start_ == 0) {
+      start_ = now;
+      next_report_ = now + FLAGS_queue_report_interval * 1000000;
+      if (!FLAGS_queue_report_file.empty()) {
+        report_ = fopen(FLAGS_queue_report_file.c_str(), "w");
+      }
+      if (report_) WriteHeader();
+      return;
+    }
+    if (now < next_report_) return;
+    next_report_ += FLAGS_queue_report_interval * 1000000;
+    WriteRow((now - start_) / 1e6);
+  }
+
+  void WriteHeader() {
+    fprintf(report_,
+            "secs_elapsed,phase,dequeues,dequeue_p50_us,dequeue_p99_us,"
+            "tombstones_skipped_per_dequeue");
+    for (int level = 0; level < 7; ++level) {
+      fprintf(report_, ",live_tombstones_L%d", level);
+    }
+    fprintf(report_, ",live_tombstones,deletes,space_amp,write_amp\n");
+    fflush(report_);
+  }
+
+  void WriteRow(double secs) {
+    double p50, p99, skipped_per;
+    uint64_t dequeues;
+    {
+      std::lock_guard<std::mutex> lock(state_->mu);
+      dequeues = state_->interval_dequeues;
+      p50 = dequeues ? state_->interval_latency.Percentile(50) : 0;
+      p99 = dequeues ? state_->interval_latency.Percentile(99) : 0;
+      skipped_per = dequeues ? static_cast<double>(state_->interval_skipped) /
+                                   static_cast<double>(dequeues)
+                             : 0;
+      state_->interval_latency.Clear();
+      state_->interval_dequeues = 0;
+      state_->interval_skipped = 0;
+    }
+    ColumnFamilyMetaData meta;
+    t_->db->GetColumnFamilyMetaData(&meta);
+    std::vector<uint64_t> tombstones(7, 0);
+    uint64_t total_tombstones = 0;
+    for (const auto& level : meta.levels) {
+      for (const auto& file : level.files) {
+        tombstones[std::min(level.level, 6)] += file.num_deletions;
+        total_tombstones += file.num_deletions;
+      }
+    }
+    const double live_bytes =
+        static_cast<double>(state_->live_items +
+                            FLAGS_queue_count * FLAGS_queue_long_lived_rows) *
+        static_cast<double>(16 + FLAGS_queue_value_size);
+    const double space_amp =
+        live_bytes > 0 ? static_cast<double>(meta.size) / live_bytes : 0;
+    double write_amp = 0;
+    auto stats = t_->db->GetDBOptions().statistics;
+    if (stats && state_->user_bytes > 0) {
+      write_amp = static_cast<double>(
+                      stats->getTickerCount(FLUSH_WRITE_BYTES) +
+                      stats->getTickerCount(COMPACT_WRITE_BYTES)) /
+                  static_cast<double>(state_->user_bytes.load());
+    }
+    if (!report_) return;
+    fprintf(report_, "%.1f,%s,%" PRIu64 ",%.1f,%.1f,%.2f", secs,
+            kPhaseNames[state_->phase.load()], dequeues, p50, p99,
+            skipped_per);
+    for (uint64_t n : tombstones) fprintf(report_, ",%" PRIu64, n);
+    fprintf(report_, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f\n", total_tombstones,
+            state_->deletes.load(), space_amp, write_amp);
+    fflush(report_);
+  }
+
+ public:
+  ~QueueWorkload() {
+    if (report_) fclose(report_);
+  }
+
+ private:
+  WorkloadThread* t_;
+  QueueRunState* state_;
+  Random64 rnd_;
+  DeleteMode mode_ = DeleteMode::kDelete;
+  std::vector<uint64_t> queues_;
+  std::vector<uint64_t> head_;
+  std::vector<uint64_t> tail_;
+  std::string value_;
+  uint64_t dequeues_ = 0;
+  uint64_t enqueued_ = 0;
+  uint64_t throttle_start_ = 0;
+  uint64_t start_ = 0;
+  uint64_t next_report_ = 0;
+  FILE* report_ = nullptr;
+};
+
+void RunQueue(WorkloadThread* thread) {
+  // One shared state per db_bench run; threads start together.
+  static QueueRunState* state = nullptr;
+  static std::mutex init_mu;
+  {
+    std::lock_guard<std::mutex> lock(init_mu);
+    if (state == nullptr || state->threads_done == thread->num_threads) {
+      delete state;
+      state = new QueueRunState();
+    }
+  }
+  QueueWorkload workload(thread, state);
+  Status s = workload.Run();
+  if (!s.ok()) {
+    fprintf(stderr, "queue: %s\n", s.ToString().c_str());
+    exit(1);
+  }
+  if (thread->tid == 0) {
+    char msg[160];
+    snprintf(msg, sizeof(msg), "(%" PRIu64 " dequeues, mode %s%s)",
+             workload.dequeues(), FLAGS_queue_delete_mode.c_str(),
+             FLAGS_queue_overwrite ? "+overwrite" : "");
+    thread->add_message(msg);
+  }
+  ++state->threads_done;
+}
+
+const bool kRegistered = RegisterWorkload("queue", RunQueue);
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE
+#endif  // GFLAGS
