@@ -14,7 +14,7 @@ prefix=$scratch/prefix
 cmake --install "$build" --prefix "$prefix" >"$scratch/install.log"
 test -f "$prefix/include/rocksdb/db.h"
 test -f "$prefix/include/rocksdb/location_cache.h"
-lib=$(ls "$prefix"/lib*/librocksdb.a "$prefix"/lib*/librocksdb.so 2>/dev/null | head -1)
+lib=$(find "$prefix" -name 'librocksdb.a' -o -name 'librocksdb.so' | head -1)
 test -n "$lib" || { echo "no librocksdb installed under $prefix"; exit 1; }
 
 # 1. find_package(RocksDB)
@@ -24,8 +24,10 @@ cmake --build "$scratch/cmake-build" >"$scratch/build.log"
 "$scratch/cmake-build/consumer" "$scratch/db-cmake"
 
 # 2. pkg-config
-pcdir=$(dirname "$(ls "$prefix"/lib*/pkgconfig/rocksdb.pc | head -1)")
-flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs --static rocksdb)
+pcdir=$(dirname "$(find "$prefix" -name rocksdb.pc | head -1)")
+# The .pc names the configure-time prefix (as stock does): relocate it.
+flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --define-variable=prefix="$prefix" \
+  --cflags --libs --static rocksdb)
 # Upstream's rocksdb.pc names no private libraries (as in stock): a static
 # librocksdb needs its compression and gflags libraries named by hand.
 extra=""
