@@ -10,6 +10,7 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone/put_initial_api.cc
   db/tombstone/tombstone_candidates.cc
   # utilities/lodestone: option registration
+  utilities/lodestone/db_properties.cc
   utilities/lodestone/option_types.cc
 )
 list(TRANSFORM LODESTONE_LIB_SOURCES PREPEND ${LODESTONE_ROOT}/)

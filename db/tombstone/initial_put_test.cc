@@ -277,6 +277,38 @@ TEST_F(InitialPutTest, BottommostRewritesAsPlainPut) {
   EXPECT_EQ(Get("k"), "v");
 }
 
+TEST_F(InitialPutTest, LdbCompactIsTheWayBack) {
+  Open();
+  ASSERT_OK(db_->PutInitial(WriteOptions(), "k", "v"));
+  ASSERT_OK(Flush());
+  // A trivial move carries the initial put into the last level unchanged.
+  ASSERT_OK(dbfull()->TEST_CompactRange(0, nullptr, nullptr));
+  MoveFilesToLevel(3);
+  ASSERT_EQ(CountType("k", kTypeValueInitial), 1);
+  // What `ldb compact` runs: the last level is rewritten, as plain puts.
+  CompactRangeOptions cro;
+  cro.bottommost_level_compaction = BottommostLevelCompaction::kForceOptimized;
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+  EXPECT_EQ(CountType("k", kTypeValueInitial), 0);
+  EXPECT_EQ(Get("k"), "v");
+}
+
+TEST_F(InitialPutTest, TombstonesPerLevelProperty) {
+  Open();
+  PutBelow();
+  ASSERT_OK(Delete("b"));
+  ASSERT_OK(Delete("c"));
+  ASSERT_OK(db_->Put(WriteOptions(), "d", "x"));
+  ASSERT_OK(Flush());
+  std::string value;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstones-per-level",
+                               &value));
+  EXPECT_NE(value.find("L0 1 3 2 0 66.67 0"), std::string::npos) << value;
+  EXPECT_NE(value.find("L3 1 2 0 0 0.00 0"), std::string::npos) << value;
+  EXPECT_NE(value.find("total 2 5 2 0 40.00 0"), std::string::npos) << value;
+  EXPECT_FALSE(db_->GetProperty("rocksdb.lodestone.no-such-thing", &value));
+}
+
 TEST_F(InitialPutTest, FilesWithoutInitialPutsCarryNoProperty) {
   Open();
   ASSERT_OK(db_->Put(WriteOptions(), "k", "v"));

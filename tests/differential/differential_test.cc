@@ -124,7 +124,7 @@ TEST(DifferentialTest, FixedSeeds) {
 }
 
 TEST(DifferentialTest, InitialPuts) {
-  const auto sets = ParseSets("baseline,initial_put");
+  const auto sets = ParseSets("baseline,initial_put,initial_put_universal");
   uint64_t pruned = 0;
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
@@ -132,6 +132,7 @@ TEST(DifferentialTest, InitialPuts) {
     ASSERT_TRUE(r.ok()) << "seed " << seed;
     EXPECT_EQ(r.chains_pruned["baseline"], 0u);
     pruned += r.chains_pruned["initial_put"];
+    EXPECT_GT(r.chains_pruned["initial_put_universal"], 0u);
   }
   // The feature was exercised, not just carried along.
   EXPECT_GT(pruned, 20u);

@@ -56,6 +56,16 @@ std::map<std::string, OptionSet> Registry() {
   initial.initial_puts = true;
   add(initial);
 
+  // The same under universal compaction (sorted runs, not levels).
+  OptionSet initial_universal{"initial_put_universal", [](Options* o) {
+                                o->verify_initial_puts = true;
+                                o->compaction_style =
+                                    ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
+                                o->level0_file_num_compaction_trigger = 2;
+                              }};
+  initial_universal.initial_puts = true;
+  add(initial_universal);
+
   // Planted bugs, for the harness's self-test.
   OptionSet dropped_delete{"planted_drop_delete", nullptr};
   dropped_delete.drop_nth_delete = 7;

@@ -1,0 +1,30 @@
+// Lodestone's DB properties, answered by DB::GetProperty (patch 0012):
+//
+//   rocksdb.lodestone.tombstones-per-level
+//       per level: files, entries, point tombstones, range tombstones, and
+//       the tombstone share of entries; then totals.
+//
+// Names and formats are listed in docs/properties.md.
+
+#pragma once
+
+#include <string>
+
+#include "rocksdb/slice.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class ColumnFamilyData;
+
+extern const char* const kLodestonePropertyPrefix;  // "rocksdb.lodestone."
+extern const char* const kTombstonesPerLevelProperty;
+
+inline bool IsLodestoneProperty(const Slice& name) {
+  return name.starts_with(kLodestonePropertyPrefix);
+}
+
+// REQUIRES: the DB mutex is held. Returns false for an unknown name.
+bool GetLodestoneProperty(ColumnFamilyData* cfd, const Slice& name,
+                          std::string* value);
+
+}  // namespace ROCKSDB_NAMESPACE
