@@ -30,8 +30,10 @@ void CompactionIterator::SetInitialChainsForFlush(bool allow_ingest_behind) {
 
 // True while the input is at an older version of the current key in the
 // snapshot stripe of the output (`prev_snapshot` is the newest snapshot
-// below it; 0 for none). Range tombstone sentinels end the walk: what
-// follows them is left to the main loop.
+// below it; 0 for none) that rule (A) would drop. Range tombstone sentinels
+// and SingleDeletes end the walk and are left to the main loop: the
+// SingleDelete branch runs before rule (A) and may keep a hidden
+// SingleDelete, to be matched with its Put in an older stripe.
 bool CompactionIterator::InitialChainWalkContinues(
     ParsedInternalKey* next, SequenceNumber prev_snapshot) {
   return !IsPausingManualCompaction() && !IsShuttingDown() &&
@@ -39,7 +41,8 @@ bool CompactionIterator::InitialChainWalkContinues(
          ParseInternalKey(input_.key(), next, allow_data_in_errors_).ok() &&
          cmp_->Equal(ikey_.user_key, next->user_key) &&
          (prev_snapshot == 0 ||
-          DefinitelyNotInSnapshot(next->sequence, prev_snapshot));
+          DefinitelyNotInSnapshot(next->sequence, prev_snapshot)) &&
+         next->type != kTypeSingleDeletion;
 }
 
 bool CompactionIterator::PruneInitialChain(SequenceNumber prev_snapshot) {
@@ -90,8 +93,9 @@ void CompactionIterator::SettleInitialFlag(SequenceNumber prev_snapshot) {
   iter_stats_.num_record_drop_hidden += walked;
   at_next_ = true;
 
-  // A walk cut short (a sentinel, a bad key, shutdown) leaves the rest of
-  // the stripe to rule (A), so nothing below can be vouched for.
+  // A walk cut short (a sentinel, a SingleDelete, a bad key, shutdown)
+  // leaves the rest of the stripe to the main loop, so nothing below can be
+  // vouched for.
   ParsedInternalKey after;
   const bool cut_short =
       input_.Valid() &&

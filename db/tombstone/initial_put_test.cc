@@ -202,6 +202,25 @@ TEST_F(InitialPutTest, FlagClearedWhenHiddenTombstoneIsDropped) {
   EXPECT_EQ(Get("k"), "NOT_FOUND");
 }
 
+// Found by the differential harness: a look-ahead below an output put must
+// not swallow a SingleDelete that stock compaction keeps for its Put.
+TEST_F(InitialPutTest, HiddenSingleDeleteIsKeptForItsPut) {
+  Open();
+  NoteInitialPutWritten();  // Chains are tracked in every flush.
+  ASSERT_OK(db_->Put(WriteOptions(), "s", "v1"));
+  const Snapshot* snap = db_->GetSnapshot();
+  ASSERT_OK(db_->SingleDelete(WriteOptions(), "s"));
+  ASSERT_OK(db_->Put(WriteOptions(), "s", "v2"));
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->SingleDelete(WriteOptions(), "s"));
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Get("s"), "NOT_FOUND");
+  db_->ReleaseSnapshot(snap);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Get("s"), "NOT_FOUND");
+}
+
 TEST_F(InitialPutTest, MergeOperandsInsideAChain) {
   Open();
   ASSERT_OK(db_->PutInitial(WriteOptions(), "k", "v"));

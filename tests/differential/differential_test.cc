@@ -3,6 +3,7 @@
 //   differential_test                      fixed seeds (the test command)
 //   differential_test --seeds 50 --ops 20000 [--seed 100] [--sets a,b]
 //   differential_test --replay oplog.txt --sets a,b
+//   differential_test --dump-ops ops.txt --seed 3 --ops 20000 [--sets a,b]
 //
 // --sets defaults to "baseline,variant". A failure prints the seed and a
 // minimal op log that --replay runs again.
@@ -25,6 +26,7 @@ struct Flags {
   int ops = 3000;
   std::string sets = "baseline,variant";
   std::string replay;
+  std::string dump_ops;  // Write the generated stream of --seed here.
 };
 Flags flags;
 
@@ -221,9 +223,22 @@ int main(int argc, char** argv) {
       flags.sets = v4;
     } else if (const char* v5 = value("--replay")) {
       flags.replay = v5;
+    } else if (const char* v6 = value("--dump-ops")) {
+      flags.dump_ops = v6;
     } else {
       rest.push_back(argv[i]);
     }
+  }
+  if (!flags.dump_ops.empty()) {
+    using namespace lodestone_test;
+    FILE* f = fopen(flags.dump_ops.c_str(), "w");
+    if (f == nullptr) return 2;
+    for (const Op& op : GenerateOps(
+             Generator(flags.first_seed, flags.ops, ParseSets(flags.sets)))) {
+      fprintf(f, "%s\n", FormatOp(op).c_str());
+    }
+    fclose(f);
+    return 0;
   }
   if (flags.seeds > 0 || !flags.replay.empty()) {
     return lodestone_test::RunLong();

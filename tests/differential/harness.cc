@@ -382,6 +382,11 @@ std::vector<Op> MinimizeOps(std::vector<Op> ops,
   RunResult first = RunOps(ops, option_sets, dir);
   if (first.ok()) return ops;
   if (first.diverged) ops.resize(first.divergence.op_index + 1);
+  // A candidate must fail the same way: removing ops can break a contract
+  // (an initial put over a visible key) and fail a write instead.
+  auto same_failure = [&first](const RunResult& r) {
+    return first.diverged ? r.diverged : !r.error.empty();
+  };
   int replays = 1;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(max_seconds);
@@ -394,7 +399,7 @@ std::vector<Op> MinimizeOps(std::vector<Op> ops,
       std::vector<Op> candidate(ops.begin(), ops.begin() + begin);
       candidate.insert(candidate.end(), ops.begin() + begin + chunk, ops.end());
       ++replays;
-      if (!RunOps(candidate, option_sets, dir).ok()) {
+      if (same_failure(RunOps(candidate, option_sets, dir))) {
         ops.swap(candidate);
       } else {
         begin += chunk;
