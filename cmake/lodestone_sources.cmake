@@ -9,6 +9,9 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone/initial_puts.cc
   db/tombstone/put_initial_api.cc
   db/tombstone/tombstone_candidates.cc
+  # table/craft: the CRaFT range filter
+  table/craft/louds_sparse.cc
+  table/craft/rank_select.cc
   # utilities/lodestone: option registration
   utilities/lodestone/db_properties.cc
   utilities/lodestone/option_types.cc

@@ -64,3 +64,7 @@ set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 30
 # db/tombstone: early tombstone pruning (initial puts).
 lodestone_gtest(initial_put_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone/initial_put_test.cc)
+
+# table/craft: the trie (property tests, SuRF regressions, decoder fuzzing).
+lodestone_gtest(louds_sparse_test
+  SOURCES ${LODESTONE_ROOT}/table/craft/louds_sparse_test.cc)

@@ -1,0 +1,478 @@
+#include "table/craft/louds_sparse.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+#include "util/coding.h"
+#include "util/hash.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kFlagEmptyKey = 1;
+constexpr uint32_t kMaxRealBits = 56;
+constexpr uint32_t kMaxHashBits = 32;
+
+size_t CommonPrefix(const Slice& a, const Slice& b) {
+  const size_t n = std::min(a.size(), b.size());
+  size_t i = 0;
+  while (i < n && a[i] == b[i]) {
+    ++i;
+  }
+  return i;
+}
+
+size_t Words(size_t bits) { return (bits + 63) / 64; }
+
+void AppendBits(const std::vector<bool>& bits, std::vector<uint64_t>* words,
+                size_t* num_bits) {
+  for (bool b : bits) {
+    if (*num_bits % 64 == 0) {
+      words->push_back(0);
+    }
+    if (b) {
+      words->back() |= uint64_t{1} << (*num_bits % 64);
+    }
+    ++*num_bits;
+  }
+}
+
+void PutWords(std::string* out, const std::vector<uint64_t>& words) {
+  for (uint64_t w : words) {
+    PutFixed64(out, w);
+  }
+}
+
+// Reads `count` words; masks bits past `num_bits` so that rank stays exact.
+bool GetWords(Slice* in, size_t num_bits, std::vector<uint64_t>* words) {
+  const size_t count = Words(num_bits);
+  if (in->size() < count * 8) {
+    return false;
+  }
+  words->resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    (*words)[i] = DecodeFixed64(in->data() + i * 8);
+  }
+  if (num_bits % 64 != 0) {
+    words->back() &= (uint64_t{1} << (num_bits % 64)) - 1;
+  }
+  in->remove_prefix(count * 8);
+  return true;
+}
+
+uint64_t GetBitField(const std::vector<uint64_t>& words, size_t pos,
+                     uint32_t width) {
+  if (width == 0) {
+    return 0;
+  }
+  const size_t word = pos / 64;
+  const size_t shift = pos % 64;
+  uint64_t v = words[word] >> shift;
+  if (shift + width > 64) {
+    v |= words[word + 1] << (64 - shift);
+  }
+  return width == 64 ? v : v & ((uint64_t{1} << width) - 1);
+}
+
+void PutBitField(std::vector<uint64_t>* words, size_t pos, uint32_t width,
+                 uint64_t value) {
+  if (width == 0) {
+    return;
+  }
+  const size_t word = pos / 64;
+  const size_t shift = pos % 64;
+  (*words)[word] |= value << shift;
+  if (shift + width > 64) {
+    (*words)[word + 1] |= value >> (64 - shift);
+  }
+}
+
+// Three-way comparison of two R-bit suffixes read as big-endian strings.
+int CompareBits(uint64_t a, uint64_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
+
+}  // namespace
+
+uint64_t CraftRealBits(const Slice& key, size_t cut, uint32_t bits) {
+  uint64_t v = 0;
+  uint32_t have = 0;
+  for (size_t i = cut; i < key.size() && have < bits; ++i) {
+    v = (v << 8) | static_cast<unsigned char>(key[i]);
+    have += 8;
+  }
+  if (have < bits) {
+    v <<= (bits - have);  // Zero padding past the key's end.
+  } else if (have > bits) {
+    v >>= (have - bits);
+  }
+  return bits == 0 ? 0 : v & ((bits == 64) ? ~uint64_t{0}
+                                           : ((uint64_t{1} << bits) - 1));
+}
+
+uint64_t CraftHashBits(const Slice& key, uint32_t bits) {
+  if (bits == 0) {
+    return 0;
+  }
+  return Hash64(key.data(), key.size()) & ((uint64_t{1} << bits) - 1);
+}
+
+// ---- Builder ----
+
+LoudsSparseBuilder::LoudsSparseBuilder(const LoudsSparseOptions& options)
+    : options_(options) {
+  options_.real_suffix_bits = std::min(options_.real_suffix_bits, kMaxRealBits);
+  options_.hash_suffix_bits = std::min(options_.hash_suffix_bits, kMaxHashBits);
+}
+
+LoudsSparseBuilder::Level& LoudsSparseBuilder::LevelAt(size_t depth) {
+  if (levels_.size() <= depth) {
+    levels_.resize(depth + 1);
+  }
+  return levels_[depth];
+}
+
+uint64_t LoudsSparseBuilder::Suffix(const Slice& key, size_t cut) const {
+  return (CraftRealBits(key, cut, options_.real_suffix_bits)
+          << options_.hash_suffix_bits) |
+         CraftHashBits(key, options_.hash_suffix_bits);
+}
+
+void LoudsSparseBuilder::Add(const Slice& key) {
+  if (has_pending_) {
+    const int cmp = key.compare(pending_);
+    if (cmp == 0) {
+      return;
+    }
+    assert(cmp > 0);
+    Emit(&key);
+  }
+  pending_.assign(key.data(), key.size());
+  has_pending_ = true;
+  ++num_keys_;
+}
+
+// The edges of a key are the bytes it does not share with the previous key,
+// up to the byte that tells it from both neighbours. A key that is a prefix
+// of the next one ends at the node the next key opens (its prefix_key bit).
+void LoudsSparseBuilder::Emit(const Slice* next) {
+  const Slice key(pending_);
+  if (key.empty()) {
+    empty_key_ = true;  // Only ever the first key.
+    prev_.clear();
+    prev_end_ = 0;
+    has_prev_ = true;
+    return;
+  }
+  const size_t lcp_prev = has_prev_ ? CommonPrefix(Slice(prev_), key) : 0;
+  const size_t lcp_next = next != nullptr ? CommonPrefix(key, *next) : 0;
+  const bool prefix_of_next = next != nullptr && lcp_next == key.size();
+  const size_t end = std::min(key.size(), std::max(lcp_prev, lcp_next) + 1);
+  assert(end > lcp_prev);
+  for (size_t d = lcp_prev; d < end; ++d) {
+    Level& level = LevelAt(d);
+    const bool opens_after_prefix =
+        d == lcp_prev && has_prev_ && prev_end_ == lcp_prev;
+    const bool new_node = d > lcp_prev || !has_prev_ || opens_after_prefix;
+    level.labels.push_back(key[d]);
+    level.louds.push_back(new_node);
+    if (new_node) {
+      level.prefix_key.push_back(opens_after_prefix);
+    }
+    const bool child = d + 1 < end || prefix_of_next;
+    level.has_child.push_back(child);
+    if (!child) {
+      level.suffixes.push_back(Suffix(key, end));
+    }
+    ++num_edges_;
+  }
+  prev_.assign(key.data(), key.size());
+  prev_end_ = end;
+  has_prev_ = true;
+}
+
+size_t LoudsSparseBuilder::EstimatedSize() const {
+  const size_t suffix_bits =
+      options_.real_suffix_bits + options_.hash_suffix_bits;
+  return 16 + num_edges_ + num_edges_ / 4 + num_edges_ / 8 +
+         static_cast<size_t>(num_keys_) * suffix_bits / 8 + 32;
+}
+
+void LoudsSparseBuilder::Finish(std::string* out) {
+  if (has_pending_) {
+    Emit(nullptr);
+  }
+  std::string labels;
+  std::vector<uint64_t> has_child, louds, prefix_key;
+  size_t edges = 0, louds_bits = 0, nodes = 0, leaves = 0;
+  for (const Level& level : levels_) {
+    labels += level.labels;
+    AppendBits(level.has_child, &has_child, &edges);
+    AppendBits(level.louds, &louds, &louds_bits);
+    AppendBits(level.prefix_key, &prefix_key, &nodes);
+    leaves += level.suffixes.size();
+  }
+  const uint32_t width = options_.real_suffix_bits + options_.hash_suffix_bits;
+  std::vector<uint64_t> suffixes(Words(leaves * width), 0);
+  size_t leaf = 0;
+  for (const Level& level : levels_) {
+    for (uint64_t s : level.suffixes) {
+      PutBitField(&suffixes, leaf++ * width, width, s);
+    }
+  }
+
+  out->push_back(static_cast<char>(kFormatVersion));
+  out->push_back(static_cast<char>(empty_key_ ? kFlagEmptyKey : 0));
+  out->push_back(static_cast<char>(options_.real_suffix_bits));
+  out->push_back(static_cast<char>(options_.hash_suffix_bits));
+  PutVarint64(out, num_keys_);
+  PutVarint64(out, edges);
+  PutVarint64(out, nodes);
+  PutVarint64(out, leaves);
+  out->append(labels);
+  PutWords(out, has_child);
+  PutWords(out, louds);
+  PutWords(out, prefix_key);
+  PutWords(out, suffixes);
+
+  *this = LoudsSparseBuilder(options_);
+}
+
+// ---- Reader ----
+
+Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
+  auto corrupt = [](const char* why) {
+    return Status::Corruption("CRaFT partition", why);
+  };
+  Slice in = block;
+  if (in.size() < 4) {
+    return corrupt("truncated header");
+  }
+  if (static_cast<uint8_t>(in[0]) != kFormatVersion) {
+    return corrupt("unknown format version");
+  }
+  const uint8_t flags = static_cast<uint8_t>(in[1]);
+  const uint32_t real_bits = static_cast<uint8_t>(in[2]);
+  const uint32_t hash_bits = static_cast<uint8_t>(in[3]);
+  if ((flags & ~kFlagEmptyKey) != 0 || real_bits > kMaxRealBits ||
+      hash_bits > kMaxHashBits) {
+    return corrupt("bad flags or suffix widths");
+  }
+  in.remove_prefix(4);
+  uint64_t num_keys, edges, nodes, leaves;
+  if (!GetVarint64(&in, &num_keys) || !GetVarint64(&in, &edges) ||
+      !GetVarint64(&in, &nodes) || !GetVarint64(&in, &leaves)) {
+    return corrupt("truncated counts");
+  }
+  const uint64_t width = real_bits + hash_bits;
+  // Bounds before any allocation: every array must fit in the block.
+  if (edges > in.size() || nodes > edges || leaves > edges ||
+      Words(static_cast<size_t>(leaves * width)) > in.size() / 8 + 1) {
+    return corrupt("counts exceed the block");
+  }
+  const size_t expected = static_cast<size_t>(edges) +
+                          8 * (2 * Words(edges) + Words(nodes) +
+                               Words(static_cast<size_t>(leaves * width)));
+  if (in.size() != expected) {
+    return corrupt("size does not match counts");
+  }
+  LoudsSparse t;
+  t.real_bits_ = real_bits;
+  t.hash_bits_ = hash_bits;
+  t.empty_key_ = (flags & kFlagEmptyKey) != 0;
+  t.num_keys_ = num_keys;
+  t.num_leaves_ = static_cast<size_t>(leaves);
+  t.labels_.assign(in.data(), static_cast<size_t>(edges));
+  in.remove_prefix(static_cast<size_t>(edges));
+  std::vector<uint64_t> words;
+  if (!GetWords(&in, edges, &words)) return corrupt("has_child");
+  t.has_child_.Init(std::move(words), edges);
+  if (!GetWords(&in, edges, &words)) return corrupt("louds");
+  t.louds_.Init(std::move(words), edges);
+  if (!GetWords(&in, nodes, &words)) return corrupt("prefix_key");
+  t.prefix_key_.Init(std::move(words), nodes);
+  if (!GetWords(&in, static_cast<size_t>(leaves * width), &t.suffixes_)) {
+    return corrupt("suffixes");
+  }
+
+  // Structure: counts agree, labels rise within nodes, children come after
+  // their parents (so every walk terminates).
+  if (edges == 0) {
+    if (nodes != 0 || leaves != 0 || num_keys != (t.empty_key_ ? 1u : 0u)) {
+      return corrupt("empty trie with counts");
+    }
+  } else {
+    if (!t.louds_.Get(0) || t.louds_.Count() != nodes ||
+        t.has_child_.Count() + 1 != nodes ||
+        leaves != edges - t.has_child_.Count() ||
+        num_keys != leaves + t.prefix_key_.Count() ||
+        (t.empty_key_ && !t.prefix_key_.Get(0))) {
+      return corrupt("inconsistent counts");
+    }
+    size_t node = 0;
+    size_t children = 0;
+    for (size_t e = 0; e < edges; ++e) {
+      if (e > 0 && t.louds_.Get(e)) {
+        ++node;
+      } else if (e > 0 && static_cast<uint8_t>(t.labels_[e]) <=
+                              static_cast<uint8_t>(t.labels_[e - 1])) {
+        return corrupt("labels out of order");
+      }
+      if (t.has_child_.Get(e) && ++children <= node) {
+        return corrupt("child before parent");
+      }
+    }
+  }
+  *trie = std::move(t);
+  return Status::OK();
+}
+
+uint64_t LoudsSparse::RealSuffix(size_t leaf) const {
+  const uint32_t width = real_bits_ + hash_bits_;
+  return GetBitField(suffixes_, leaf * width, width) >> hash_bits_;
+}
+
+uint64_t LoudsSparse::HashSuffix(size_t leaf) const {
+  const uint32_t width = real_bits_ + hash_bits_;
+  const uint64_t v = GetBitField(suffixes_, leaf * width, width);
+  return hash_bits_ == 0 ? 0 : v & ((uint64_t{1} << hash_bits_) - 1);
+}
+
+LoudsSparse::Found LoudsSparse::Leftmost(size_t edge, size_t depth,
+                                         std::string path) const {
+  path.resize(depth);
+  path.push_back(labels_[edge]);
+  while (has_child_.Get(edge)) {
+    const size_t node = Child(edge);
+    if (prefix_key_.Get(node)) {
+      return Found{true, true, std::move(path), 0};
+    }
+    edge = NodeStart(node);
+    path.push_back(labels_[edge]);
+  }
+  return Found{true, false, std::move(path), LeafIndex(edge)};
+}
+
+LoudsSparse::Found LoudsSparse::Advance(std::vector<size_t>* stack,
+                                        size_t depth,
+                                        std::string path) const {
+  for (;;) {
+    const size_t edge = (*stack)[depth];
+    if (edge + 1 < NodeEnd(edge)) {
+      return Leftmost(edge + 1, depth, std::move(path));
+    }
+    if (depth == 0) {
+      return Found{};
+    }
+    --depth;
+  }
+}
+
+LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
+  if (labels_.empty()) {
+    // Nothing, or only the empty key (which is >= target iff target is "").
+    if (empty_key_ && target.empty()) {
+      return Found{true, true, std::string(), 0};
+    }
+    return Found{};
+  }
+  std::vector<size_t> stack;
+  std::string path;
+  size_t node = 0;
+  for (size_t depth = 0;; ++depth) {
+    if (prefix_key_.Get(node) && depth == target.size()) {
+      return Found{true, true, path, 0};  // The key equals the target.
+    }
+    const size_t start = NodeStart(node);
+    const size_t end = NodeEnd(start);
+    if (depth == target.size()) {
+      return Leftmost(start, depth, path);
+    }
+    // First label >= the target's byte (labels rise within the node).
+    const uint8_t byte = static_cast<uint8_t>(target[depth]);
+    size_t lo = start, hi = end;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (static_cast<uint8_t>(labels_[mid]) < byte) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    stack.resize(depth + 1);
+    if (lo == end) {
+      // Every key below this node is smaller: go past the node.
+      stack[depth] = end - 1;
+      return Advance(&stack, depth, path);
+    }
+    stack[depth] = lo;
+    if (static_cast<uint8_t>(labels_[lo]) > byte) {
+      return Leftmost(lo, depth, path);
+    }
+    if (has_child_.Get(lo)) {
+      path.push_back(labels_[lo]);
+      node = Child(lo);
+      continue;
+    }
+    // A leaf: its real suffix may prove the stored key smaller.
+    const size_t leaf = LeafIndex(lo);
+    const int cmp = CompareBits(RealSuffix(leaf),
+                                CraftRealBits(target, depth + 1, real_bits_));
+    if (cmp < 0) {
+      return Advance(&stack, depth, path);
+    }
+    path.push_back(labels_[lo]);
+    return Found{true, false, std::move(path), leaf};
+  }
+}
+
+bool LoudsSparse::RangeMayExist(const Slice& lo, const Slice& hi) const {
+  if (hi.compare(lo) <= 0) {
+    return false;
+  }
+  const Found found = SeekGE(lo);
+  if (!found.valid) {
+    return false;
+  }
+  const Slice path(found.path);
+  if (found.is_prefix_key) {
+    return path.compare(hi) < 0;
+  }
+  // Keys below this leaf start with `path` and then its real suffix.
+  if (hi.size() > path.size() && hi.starts_with(path)) {
+    return CompareBits(RealSuffix(found.leaf),
+                       CraftRealBits(hi, path.size(), real_bits_)) <= 0;
+  }
+  return path.compare(hi) < 0;
+}
+
+bool LoudsSparse::KeyMayExist(const Slice& key) const {
+  if (labels_.empty()) {
+    return empty_key_ && key.empty();
+  }
+  size_t node = 0;
+  for (size_t depth = 0;; ++depth) {
+    if (depth == key.size()) {
+      return prefix_key_.Get(node);
+    }
+    const size_t start = NodeStart(node);
+    const size_t end = NodeEnd(start);
+    const char* first = labels_.data() + start;
+    const char* last = labels_.data() + end;
+    const char* it = std::find(first, last, key[depth]);
+    if (it == last) {
+      return false;
+    }
+    const size_t edge = static_cast<size_t>(it - labels_.data());
+    if (has_child_.Get(edge)) {
+      node = Child(edge);
+      continue;
+    }
+    const size_t leaf = LeafIndex(edge);
+    return RealSuffix(leaf) == CraftRealBits(key, depth + 1, real_bits_) &&
+           HashSuffix(leaf) == CraftHashBits(key, hash_bits_);
+  }
+}
+
+}  // namespace ROCKSDB_NAMESPACE

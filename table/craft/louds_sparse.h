@@ -1,0 +1,124 @@
+// A LOUDS-Sparse trie over sorted keys: one CRaFT partition (FORMAT.md).
+//
+// LoudsSparseBuilder takes keys in increasing bytewise order and encodes the
+// minimal distinguishing-prefix trie in one pass, level by level, without
+// inserting keys root-to-leaf. LoudsSparse decodes a block and answers
+// RangeMayExist / KeyMayExist with no false negatives.
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/craft/rank_select.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+struct LoudsSparseOptions {
+  uint32_t real_suffix_bits = 8;  // 0..56
+  uint32_t hash_suffix_bits = 0;  // 0..32
+};
+
+class LoudsSparseBuilder {
+ public:
+  explicit LoudsSparseBuilder(const LoudsSparseOptions& options);
+
+  // Keys must come in increasing bytewise order; a repeat is ignored.
+  void Add(const Slice& key);
+
+  // Appends the encoded trie to `out` and resets the builder.
+  void Finish(std::string* out);
+
+  uint64_t num_keys() const { return num_keys_; }
+  // The encoded size if Finish were called now, give or take the last key.
+  size_t EstimatedSize() const;
+
+ private:
+  struct Level {
+    std::string labels;
+    std::vector<bool> has_child;
+    std::vector<bool> louds;
+    std::vector<bool> prefix_key;  // Per node started at this level.
+    std::vector<uint64_t> suffixes;  // Per leaf edge, R real + H hash bits.
+  };
+
+  // Emits the edges of `pending_`, now that the key after it is known.
+  void Emit(const Slice* next);
+  uint64_t Suffix(const Slice& key, size_t cut) const;
+  Level& LevelAt(size_t depth);
+
+  LoudsSparseOptions options_;
+  std::vector<Level> levels_;
+  std::string pending_;
+  bool has_pending_ = false;
+  std::string prev_;    // The last emitted key.
+  size_t prev_end_ = 0;  // Bytes of prev_ kept in the trie.
+  bool has_prev_ = false;
+  bool empty_key_ = false;
+  uint64_t num_keys_ = 0;
+  size_t num_edges_ = 0;
+};
+
+class LoudsSparse {
+ public:
+  // Decodes and validates a block; Corruption if it is not a trie of this
+  // format. The trie copies what it needs: `block` may go away.
+  static Status Decode(const Slice& block, LoudsSparse* trie);
+
+  // May some key k with lo <= k < hi be in the trie? Never false for a
+  // stored key in range.
+  bool RangeMayExist(const Slice& lo, const Slice& hi) const;
+
+  // May `key` be in the trie?
+  bool KeyMayExist(const Slice& key) const;
+
+  uint64_t num_keys() const { return num_keys_; }
+  size_t num_edges() const { return labels_.size(); }
+
+ private:
+  // The first stored (cut) key that may be >= a seek target.
+  struct Found {
+    bool valid = false;
+    bool is_prefix_key = false;  // The stored key is exactly `path`.
+    std::string path;            // The key's bytes kept in the trie.
+    size_t leaf = 0;             // Leaf index, when !is_prefix_key.
+  };
+
+  Found SeekGE(const Slice& target) const;
+  // Leftmost stored key below edge `edge` at `depth`; path holds the bytes
+  // above that edge.
+  Found Leftmost(size_t edge, size_t depth, std::string path) const;
+  // The first stored key after everything below edge stack[depth].
+  Found Advance(std::vector<size_t>* stack, size_t depth,
+                std::string path) const;
+
+  size_t NodeStart(size_t node) const { return louds_.Select1(node); }
+  size_t NodeEnd(size_t start) const { return louds_.NextSetBit(start + 1); }
+  size_t Child(size_t edge) const { return has_child_.Rank1(edge) + 1; }
+  size_t LeafIndex(size_t edge) const {
+    return edge - has_child_.Rank1(edge);
+  }
+  uint64_t RealSuffix(size_t leaf) const;
+  uint64_t HashSuffix(size_t leaf) const;
+
+  uint32_t real_bits_ = 0;
+  uint32_t hash_bits_ = 0;
+  bool empty_key_ = false;
+  uint64_t num_keys_ = 0;
+  std::string labels_;
+  RankSelect has_child_;
+  RankSelect louds_;
+  RankSelect prefix_key_;
+  std::vector<uint64_t> suffixes_;
+  size_t num_leaves_ = 0;
+};
+
+// The R bits of `key` after its first `cut` bytes, zero-padded past its end.
+uint64_t CraftRealBits(const Slice& key, size_t cut, uint32_t bits);
+// The low H bits of the key's 64-bit hash.
+uint64_t CraftHashBits(const Slice& key, uint32_t bits);
+
+}  // namespace ROCKSDB_NAMESPACE

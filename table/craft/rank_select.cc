@@ -1,0 +1,77 @@
+#include "table/craft/rank_select.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ROCKSDB_NAMESPACE {
+
+void RankSelect::Init(std::vector<uint64_t> words, size_t num_bits) {
+  assert(words.size() == (num_bits + 63) / 64);
+  words_ = std::move(words);
+  num_bits_ = num_bits;
+  block_rank_.assign((words_.size() + kWordsPerBlock - 1) / kWordsPerBlock + 1,
+                     0);
+  size_t running = 0;
+  for (size_t w = 0; w < words_.size(); ++w) {
+    if (w % kWordsPerBlock == 0) {
+      block_rank_[w / kWordsPerBlock] = static_cast<uint32_t>(running);
+    }
+    running += static_cast<size_t>(__builtin_popcountll(words_[w]));
+  }
+  block_rank_.back() = static_cast<uint32_t>(running);
+  count_ = running;
+}
+
+size_t RankSelect::Rank1(size_t pos) const {
+  assert(pos <= num_bits_);
+  const size_t word = pos / 64;
+  size_t rank = block_rank_[word / kWordsPerBlock];
+  for (size_t w = word - word % kWordsPerBlock; w < word; ++w) {
+    rank += static_cast<size_t>(__builtin_popcountll(words_[w]));
+  }
+  if (pos % 64 != 0) {
+    rank += static_cast<size_t>(
+        __builtin_popcountll(words_[word] & ((uint64_t{1} << (pos % 64)) - 1)));
+  }
+  return rank;
+}
+
+size_t RankSelect::Select1(size_t n) const {
+  assert(n < count_);
+  // The last block whose rank sample is <= n.
+  size_t block = static_cast<size_t>(
+      std::upper_bound(block_rank_.begin(), block_rank_.end() - 1,
+                       static_cast<uint32_t>(n)) -
+      block_rank_.begin() - 1);
+  size_t remaining = n - block_rank_[block];
+  for (size_t w = block * kWordsPerBlock; w < words_.size(); ++w) {
+    const size_t ones = static_cast<size_t>(__builtin_popcountll(words_[w]));
+    if (remaining < ones) {
+      uint64_t word = words_[w];
+      for (size_t i = 0; i < remaining; ++i) {
+        word &= word - 1;  // Clear the lowest set bit.
+      }
+      return w * 64 + static_cast<size_t>(__builtin_ctzll(word));
+    }
+    remaining -= ones;
+  }
+  assert(false);
+  return num_bits_;
+}
+
+size_t RankSelect::NextSetBit(size_t pos) const {
+  if (pos >= num_bits_) {
+    return num_bits_;
+  }
+  size_t w = pos / 64;
+  uint64_t word = words_[w] & (~uint64_t{0} << (pos % 64));
+  while (word == 0) {
+    if (++w == words_.size()) {
+      return num_bits_;  // Clamped: SuRF's overshoot bug lives here.
+    }
+    word = words_[w];
+  }
+  return std::min(num_bits_, w * 64 + static_cast<size_t>(__builtin_ctzll(word)));
+}
+
+}  // namespace ROCKSDB_NAMESPACE
