@@ -1,8 +1,10 @@
 #include "rocksdb/location_cache.h"
 
 #include <atomic>
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <unordered_map>
 
 #include "options/options_helper.h"
@@ -28,8 +30,7 @@ class LocationCacheImpl : public LocationCache {
   std::string ToString() const override {
     char buf[64];
     if (options_.capacity > 0 || options_.block_cache_fraction <= 0) {
-      snprintf(buf, sizeof(buf), "capacity=%zu",
-               options_.capacity);
+      snprintf(buf, sizeof(buf), "capacity=%zu", options_.capacity);
     } else {
       snprintf(buf, sizeof(buf), "block_cache_fraction=%g",
                options_.block_cache_fraction);
@@ -68,13 +69,13 @@ bool ParseByteSize(const std::string& text, size_t* bytes) {
   }
   int shift = 0;
   if (i + 1 == text.size()) {
-    switch (text[i]) {
-      case 'k': case 'K': shift = 10; break;
-      case 'm': case 'M': shift = 20; break;
-      case 'g': case 'G': shift = 30; break;
-      case 't': case 'T': shift = 40; break;
-      default: return false;
+    static const char kUnits[] = "kmgt";
+    const char* unit =
+        strchr(kUnits, tolower(static_cast<unsigned char>(text[i])));
+    if (unit == nullptr || *unit == '\0') {
+      return false;
     }
+    shift = 10 * static_cast<int>(unit - kUnits + 1);
   } else if (i != text.size()) {
     return false;
   }
@@ -91,8 +92,7 @@ bool ParseFraction(const std::string& text, double* fraction) {
   }
   char* end = nullptr;
   *fraction = strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size() && *fraction > 0 &&
-         *fraction <= 1;
+  return end == text.c_str() + text.size() && *fraction > 0 && *fraction <= 1;
 }
 
 Status ParseLocationCacheOptions(const std::string& value,
@@ -103,7 +103,8 @@ Status ParseLocationCacheOptions(const std::string& value,
   }
   const Status bad = Status::InvalidArgument(
       "location_cache: expected <bytes>, capacity=<bytes> or "
-      "block_cache_fraction=<(0,1]>, got \"" + value + "\"");
+      "block_cache_fraction=<(0,1]>, got \"" +
+      value + "\"");
   if (body.find('=') == std::string::npos) {
     return ParseByteSize(body, &options->capacity) ? Status::OK() : bad;
   }

@@ -36,8 +36,8 @@ void CompactionIterator::SetInitialChainsForFlush(bool allow_ingest_behind) {
 // SingleDelete, to be matched with its Put in an older stripe.
 bool CompactionIterator::InitialChainWalkContinues(
     ParsedInternalKey* next, SequenceNumber prev_snapshot) {
-  return !IsPausingManualCompaction() && !IsShuttingDown() &&
-         input_.Valid() && !input_.IsDeleteRangeSentinelKey() &&
+  return !IsPausingManualCompaction() && !IsShuttingDown() && input_.Valid() &&
+         !input_.IsDeleteRangeSentinelKey() &&
          ParseInternalKey(input_.key(), next, allow_data_in_errors_).ok() &&
          cmp_->Equal(ikey_.user_key, next->user_key) &&
          (prev_snapshot == 0 ||

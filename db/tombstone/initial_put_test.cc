@@ -24,9 +24,7 @@ class InitialPutTest : public DBTestBase {
     return options;
   }
 
-  uint64_t Ticker(Tickers t) {
-    return options_.statistics->getTickerCount(t);
-  }
+  uint64_t Ticker(Tickers t) { return options_.statistics->getTickerCount(t); }
 
   // Internal entries (all versions) of `key` across memtables and files.
   std::vector<KeyVersion> Versions(const std::string& key) {
@@ -81,8 +79,8 @@ TEST_F(InitialPutTest, ReadsLikeAPut) {
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ(it->value().ToString(), "v1,m");
   // A range delete covers an initial put like any put.
-  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "a",
-                             "z"));
+  ASSERT_OK(
+      db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "a", "z"));
   ASSERT_EQ(Get("k"), "NOT_FOUND");
 }
 
@@ -320,8 +318,8 @@ TEST_F(InitialPutTest, TombstonesPerLevelProperty) {
   ASSERT_OK(db_->Put(WriteOptions(), "d", "x"));
   ASSERT_OK(Flush());
   std::string value;
-  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstones-per-level",
-                               &value));
+  ASSERT_TRUE(
+      db_->GetProperty("rocksdb.lodestone.tombstones-per-level", &value));
   EXPECT_NE(value.find("L0 1 3 2 0 66.67 0"), std::string::npos) << value;
   EXPECT_NE(value.find("L3 1 2 0 0 0.00 0"), std::string::npos) << value;
   EXPECT_NE(value.find("total 2 5 2 0 40.00 0"), std::string::npos) << value;

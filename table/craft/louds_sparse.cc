@@ -107,8 +107,9 @@ uint64_t CraftRealBits(const Slice& key, size_t cut, uint32_t bits) {
   } else if (have > bits) {
     v >>= (have - bits);
   }
-  return bits == 0 ? 0 : v & ((bits == 64) ? ~uint64_t{0}
-                                           : ((uint64_t{1} << bits) - 1));
+  return bits == 0
+             ? 0
+             : v & ((bits == 64) ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1));
 }
 
 uint64_t CraftHashBits(const Slice& key, uint32_t bits) {
@@ -355,8 +356,7 @@ LoudsSparse::Found LoudsSparse::Leftmost(size_t edge, size_t depth,
 }
 
 LoudsSparse::Found LoudsSparse::Advance(std::vector<size_t>* stack,
-                                        size_t depth,
-                                        std::string path) const {
+                                        size_t depth, std::string path) const {
   for (;;) {
     const size_t edge = (*stack)[depth];
     if (edge + 1 < NodeEnd(edge)) {

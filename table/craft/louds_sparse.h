@@ -41,7 +41,7 @@ class LoudsSparseBuilder {
     std::string labels;
     std::vector<bool> has_child;
     std::vector<bool> louds;
-    std::vector<bool> prefix_key;  // Per node started at this level.
+    std::vector<bool> prefix_key;    // Per node started at this level.
     std::vector<uint64_t> suffixes;  // Per leaf edge, R real + H hash bits.
   };
 
@@ -54,7 +54,7 @@ class LoudsSparseBuilder {
   std::vector<Level> levels_;
   std::string pending_;
   bool has_pending_ = false;
-  std::string prev_;    // The last emitted key.
+  std::string prev_;     // The last emitted key.
   size_t prev_end_ = 0;  // Bytes of prev_ kept in the trie.
   bool has_prev_ = false;
   bool empty_key_ = false;
@@ -98,9 +98,7 @@ class LoudsSparse {
   size_t NodeStart(size_t node) const { return louds_.Select1(node); }
   size_t NodeEnd(size_t start) const { return louds_.NextSetBit(start + 1); }
   size_t Child(size_t edge) const { return has_child_.Rank1(edge) + 1; }
-  size_t LeafIndex(size_t edge) const {
-    return edge - has_child_.Rank1(edge);
-  }
+  size_t LeafIndex(size_t edge) const { return edge - has_child_.Rank1(edge); }
   uint64_t RealSuffix(size_t leaf) const;
   uint64_t HashSuffix(size_t leaf) const;
 

@@ -36,7 +36,8 @@ std::string RandomKey(std::mt19937_64& rng, const std::string& alphabet,
                       size_t max_len) {
   std::string k;
   const size_t len = rng() % (max_len + 1);
-  for (size_t i = 0; i < len; ++i) k.push_back(alphabet[rng() % alphabet.size()]);
+  for (size_t i = 0; i < len; ++i)
+    k.push_back(alphabet[rng() % alphabet.size()]);
   return k;
 }
 
@@ -44,10 +45,9 @@ std::string RandomKey(std::mt19937_64& rng, const std::string& alphabet,
 
 TEST(LoudsSparseTest, NoFalseNegativesOnRandomKeySets) {
   std::mt19937_64 rng(20261122);
-  const std::string alphabets[] = {std::string("ab"),
-                                   std::string("\x00\x01\xff", 3),
-                                   std::string("abcdefg"),
-                                   std::string("\x00\x7f\x80\xfe\xff", 5)};
+  const std::string alphabets[] = {
+      std::string("ab"), std::string("\x00\x01\xff", 3), std::string("abcdefg"),
+      std::string("\x00\x7f\x80\xfe\xff", 5)};
   const uint32_t reals[] = {0, 1, 3, 8, 13};
   uint64_t queries = 0, positives = 0;
   for (int round = 0; round < 3000; ++round) {
@@ -82,7 +82,7 @@ TEST(LoudsSparseTest, NoFalseNegativesOnRandomKeySets) {
 // SuRF bug (a): a seek into a node that starts with the terminator when the
 // seek byte is absent ran into the next node.
 TEST(LoudsSparseTest, SurfTerminatorSeekRegression) {
-  std::set<std::string> keys = {"mart", "marta", "marte", "marti",
+  std::set<std::string> keys = {"mart",  "marta",  "marte", "marti",
                                 "martl", "martyr", "mb"};
   for (uint32_t real : {0u, 8u}) {
     std::string block;

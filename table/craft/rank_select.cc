@@ -71,7 +71,8 @@ size_t RankSelect::NextSetBit(size_t pos) const {
     }
     word = words_[w];
   }
-  return std::min(num_bits_, w * 64 + static_cast<size_t>(__builtin_ctzll(word)));
+  return std::min(num_bits_,
+                  w * 64 + static_cast<size_t>(__builtin_ctzll(word)));
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -22,9 +22,7 @@ class RankSelect {
   size_t size() const { return num_bits_; }
   size_t Count() const { return count_; }
 
-  bool Get(size_t pos) const {
-    return (words_[pos / 64] >> (pos % 64)) & 1;
-  }
+  bool Get(size_t pos) const { return (words_[pos / 64] >> (pos % 64)) & 1; }
 
   // Set bits in [0, pos). pos <= size().
   size_t Rank1(size_t pos) const;

@@ -36,16 +36,19 @@ int main(int argc, char** argv) {
     return 1;
   }
   int n = 0;
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  std::unique_ptr<rocksdb::Iterator> it(
+      db->NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
   if (!it->status().ok() || n != 100) {
-    fprintf(stderr, "iterate: %d entries, %s\n", n, it->status().ToString().c_str());
+    fprintf(stderr, "iterate: %d entries, %s\n", n,
+            it->status().ToString().c_str());
     return 1;
   }
   it.reset();
   // Lodestone's public header is installed alongside upstream's.
   auto cache = rocksdb::LocationCache::Create({1 << 16, 0.0});
-  printf("consumer: ok (%d keys, location cache %s)\n", n, cache->ToString().c_str());
+  printf("consumer: ok (%d keys, location cache %s)\n", n,
+         cache->ToString().c_str());
   db.reset();
   return rocksdb::DestroyDB(argv[1], options).ok() ? 0 : 1;
 }

@@ -111,7 +111,8 @@ TEST(OpsTest, GeneratorIsDeterministic) {
   g.num_ops = 300;
   auto a = GenerateOps(g), b = GenerateOps(g);
   ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(FormatOp(a[i]), FormatOp(b[i]));
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(FormatOp(a[i]), FormatOp(b[i]));
 }
 
 // ---- The harness on stock option sets ----

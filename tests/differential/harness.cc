@@ -59,7 +59,8 @@ std::string ModelRead(const Model& model, const Op& op, uint64_t seq) {
       return get(op.key);
     case OpKind::kMultiGet: {
       std::string out;
-      for (const std::string& key : MultiGetKeys(op)) out += key + get(key) + " ";
+      for (const std::string& key : MultiGetKeys(op))
+        out += key + get(key) + " ";
       return out;
     }
     case OpKind::kScan: {
@@ -127,10 +128,9 @@ class DbUnderTest {
   }
 
   uint64_t ChainsPruned() const {
-    return options_.statistics
-               ? options_.statistics->getTickerCount(
-                     ROCKSDB_NAMESPACE::INITIAL_CHAINS_PRUNED)
-               : 0;
+    return options_.statistics ? options_.statistics->getTickerCount(
+                                     ROCKSDB_NAMESPACE::INITIAL_CHAINS_PRUNED)
+                               : 0;
   }
 
   void Destroy() {
@@ -161,11 +161,13 @@ class DbUnderTest {
         return db_->DeleteRange(wo, db_->DefaultColumnFamily(), op.key,
                                 op.key2);
       case OpKind::kSnapshot:
-        if (snapshots_[op.snapshot]) db_->ReleaseSnapshot(snapshots_[op.snapshot]);
+        if (snapshots_[op.snapshot])
+          db_->ReleaseSnapshot(snapshots_[op.snapshot]);
         snapshots_[op.snapshot] = db_->GetSnapshot();
         return Status::OK();
       case OpKind::kReleaseSnapshot:
-        if (snapshots_[op.snapshot]) db_->ReleaseSnapshot(snapshots_[op.snapshot]);
+        if (snapshots_[op.snapshot])
+          db_->ReleaseSnapshot(snapshots_[op.snapshot]);
         snapshots_[op.snapshot] = nullptr;
         return Status::OK();
       case OpKind::kFlush:
@@ -310,8 +312,9 @@ std::string Clip(const std::string& s) {
 
 std::string Divergence::ToString() const {
   std::ostringstream out;
-  out << "op #" << op_index << " on DB '" << db << "'\n  expected: "
-      << Clip(expected) << "\n  actual:   " << Clip(actual);
+  out << "op #" << op_index << " on DB '" << db
+      << "'\n  expected: " << Clip(expected)
+      << "\n  actual:   " << Clip(actual);
   return out.str();
 }
 
@@ -319,15 +322,16 @@ RunResult RunOps(const std::vector<Op>& ops,
                  const std::vector<OptionSet>& option_sets,
                  const std::string& dir) {
   RunResult result;
-  Status dir_status = ROCKSDB_NAMESPACE::Env::Default()->CreateDirIfMissing(dir);
+  Status dir_status =
+      ROCKSDB_NAMESPACE::Env::Default()->CreateDirIfMissing(dir);
   if (!dir_status.ok()) {
     result.error = "cannot create " + dir + ": " + dir_status.ToString();
     return result;
   }
   std::vector<std::unique_ptr<DbUnderTest>> dbs;
   for (size_t i = 0; i < option_sets.size(); ++i) {
-    dbs.emplace_back(new DbUnderTest(option_sets[i],
-                                     dir + "/db" + std::to_string(i)));
+    dbs.emplace_back(
+        new DbUnderTest(option_sets[i], dir + "/db" + std::to_string(i)));
     Status s = dbs.back()->Open(/*destroy=*/true);
     if (!s.ok()) {
       result.error = option_sets[i].name + ": open: " + s.ToString();
@@ -417,7 +421,8 @@ RunResult RunSeed(const GeneratorOptions& generator,
   if (result.ok()) return result;
 
   std::string sets;
-  for (const OptionSet& set : option_sets) sets += (sets.empty() ? "" : ",") + set.name;
+  for (const OptionSet& set : option_sets)
+    sets += (sets.empty() ? "" : ",") + set.name;
   const std::vector<Op> shrunk = MinimizeOps(ops, option_sets, dir);
   std::ostringstream report;
   report << "# differential: seed " << generator.seed << ", " << ops.size()

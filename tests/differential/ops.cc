@@ -72,15 +72,15 @@ class Generator {
                                   : static_cast<int>(Uniform(n / 10 + 1));
     return KeyName('k', i);
   }
-  std::string SingleKey() { return KeyName('s', Uniform(options_.num_single_keys)); }
-  std::string AnyKey() {
-    return Uniform(5) == 0 ? SingleKey() : OrdinaryKey();
+  std::string SingleKey() {
+    return KeyName('s', Uniform(options_.num_single_keys));
   }
+  std::string AnyKey() { return Uniform(5) == 0 ? SingleKey() : OrdinaryKey(); }
 
   std::string Value() {
     static const char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    const uint32_t size = 1 + Uniform(Uniform(8) == 0 ? options_.max_value_size
-                                                      : 24);
+    const uint32_t size =
+        1 + Uniform(Uniform(8) == 0 ? options_.max_value_size : 24);
     std::string v;
     v.reserve(size + 8);
     v += std::to_string(++value_counter_) + "_";
@@ -115,9 +115,10 @@ class Generator {
       return true;
     }
     const std::array<int, 14> weights = {
-        m.put,  m.put_initial, m.merge,    m.del,           m.single_delete,
-        m.delete_range, m.get, m.multi_get, m.scan,       m.snapshot,
-        m.release, m.flush,    m.compact_range, m.compact_file};
+        m.put,           m.put_initial,  m.merge,   m.del,
+        m.single_delete, m.delete_range, m.get,     m.multi_get,
+        m.scan,          m.snapshot,     m.release, m.flush,
+        m.compact_range, m.compact_file};
     int total = 0;
     for (int w : weights) total += w;
     int r = static_cast<int>(Uniform(total));

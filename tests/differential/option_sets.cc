@@ -38,8 +38,7 @@ std::map<std::string, OptionSet> Registry() {
   add({"variant", [](Options* o) {
          BlockBasedTableOptions table;
          table.block_size = 1024;
-         table.filter_policy.reset(
-             ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10));
+         table.filter_policy.reset(ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10));
          table.index_type = BlockBasedTableOptions::kTwoLevelIndexSearch;
          table.partition_filters = true;
          o->table_factory.reset(NewBlockBasedTableFactory(table));
@@ -57,12 +56,12 @@ std::map<std::string, OptionSet> Registry() {
   add(initial);
 
   // The same under universal compaction (sorted runs, not levels).
-  OptionSet initial_universal{"initial_put_universal", [](Options* o) {
-                                o->verify_initial_puts = true;
-                                o->compaction_style =
-                                    ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
-                                o->level0_file_num_compaction_trigger = 2;
-                              }};
+  OptionSet initial_universal{
+      "initial_put_universal", [](Options* o) {
+        o->verify_initial_puts = true;
+        o->compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
+        o->level0_file_num_compaction_trigger = 2;
+      }};
   initial_universal.initial_puts = true;
   add(initial_universal);
 

@@ -180,9 +180,9 @@ class QueueWorkload {
       }
     }
     if (!s.ok()) return s;
-    t_->finished_ops(static_cast<int64_t>(queues_.size() *
-                                          FLAGS_queue_long_lived_rows),
-                     WorkloadOp::kWrite);
+    t_->finished_ops(
+        static_cast<int64_t>(queues_.size() * FLAGS_queue_long_lived_rows),
+        WorkloadOp::kWrite);
     if (t_->tid == 0) {
       s = t_->db->Flush(FlushOptions());
       if (s.ok()) {
@@ -227,7 +227,8 @@ class QueueWorkload {
   // oldest items.
   Status Dequeue(uint64_t q, bool remove) {
     const auto clock = SystemClock::Default();
-    const uint64_t skipped_before = get_perf_context()->internal_delete_skipped_count;
+    const uint64_t skipped_before =
+        get_perf_context()->internal_delete_skipped_count;
     const uint64_t start = clock->NowNanos();
     const std::string lower = QueueKey(q, 0);
     const std::string upper = QueueKey(q, kLongLivedBase);
@@ -254,8 +255,8 @@ class QueueWorkload {
     if (remove && !taken.empty()) {
       head_[q] += taken.size();
       state_->deletes += taken.size();
-      state_->live_items -= std::min<uint64_t>(state_->live_items,
-                                               taken.size());
+      state_->live_items -=
+          std::min<uint64_t>(state_->live_items, taken.size());
       t_->finished_ops(static_cast<int64_t>(taken.size()), WorkloadOp::kDelete);
     }
     t_->finished_ops(1, WorkloadOp::kSeek);
@@ -271,8 +272,8 @@ class QueueWorkload {
     if (FLAGS_queue_enqueue_rate == 0) return;
     enqueued_ += FLAGS_queue_batch;
     if (throttle_start_ == 0) throttle_start_ = clock->NowMicros();
-    const uint64_t due = throttle_start_ + enqueued_ * 1000000 /
-                                               FLAGS_queue_enqueue_rate;
+    const uint64_t due =
+        throttle_start_ + enqueued_ * 1000000 / FLAGS_queue_enqueue_rate;
     const uint64_t now = clock->NowMicros();
     if (due > now) clock->SleepForMicroseconds(static_cast<int>(due - now));
   }
@@ -338,15 +339,14 @@ class QueueWorkload {
     double write_amp = 0;
     auto stats = t_->db->GetDBOptions().statistics;
     if (stats && state_->user_bytes > 0) {
-      write_amp = static_cast<double>(
-                      stats->getTickerCount(FLUSH_WRITE_BYTES) +
-                      stats->getTickerCount(COMPACT_WRITE_BYTES)) /
-                  static_cast<double>(state_->user_bytes.load());
+      write_amp =
+          static_cast<double>(stats->getTickerCount(FLUSH_WRITE_BYTES) +
+                              stats->getTickerCount(COMPACT_WRITE_BYTES)) /
+          static_cast<double>(state_->user_bytes.load());
     }
     if (!report_) return;
     fprintf(report_, "%.1f,%s,%" PRIu64 ",%.1f,%.1f,%.2f", secs,
-            kPhaseNames[state_->phase.load()], dequeues, p50, p99,
-            skipped_per);
+            kPhaseNames[state_->phase.load()], dequeues, p50, p99, skipped_per);
     for (uint64_t n : tombstones) fprintf(report_, ",%" PRIu64, n);
     fprintf(report_, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f\n", total_tombstones,
             state_->deletes.load(), space_amp, write_amp);

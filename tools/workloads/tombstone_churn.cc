@@ -117,9 +117,8 @@ void RunTombstoneChurn(WorkloadThread* thread) {
 
     const uint64_t now = clock->NowMicros();
     if (report && now >= next_report) {
-      fprintf(report, "%.1f,%" PRIu64 ",%.1f,%.1f,%.1f\n",
-              (now - start) / 1e6, queries, latency.Percentile(50),
-              latency.Percentile(99),
+      fprintf(report, "%.1f,%" PRIu64 ",%.1f,%.1f,%.1f\n", (now - start) / 1e6,
+              queries, latency.Percentile(50), latency.Percentile(99),
               queries ? static_cast<double>(skipped) / queries : 0.0);
       fflush(report);
       latency.Clear();
@@ -139,8 +138,7 @@ void RunTombstoneChurn(WorkloadThread* thread) {
   thread->add_message(msg);
 }
 
-const bool kRegistered =
-    RegisterWorkload("tombstone_churn", RunTombstoneChurn);
+const bool kRegistered = RegisterWorkload("tombstone_churn", RunTombstoneChurn);
 
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE

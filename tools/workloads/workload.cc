@@ -25,8 +25,8 @@ bool FindWorkload(const std::string& name, WorkloadFunction* function) {
   return true;
 }
 
-Status WorkloadPutInitial(DB* db, const WriteOptions& options,
-                          const Slice& key, const Slice& value) {
+Status WorkloadPutInitial(DB* db, const WriteOptions& options, const Slice& key,
+                          const Slice& value) {
 #ifdef LODESTONE_STOCK_BASELINE
   (void)db;
   (void)options;

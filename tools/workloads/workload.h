@@ -55,7 +55,7 @@ inline void AppendBigEndian64(std::string* dst, uint64_t v) {
 
 // DB::PutInitial in Lodestone; NotSupported in the stock baseline's db_bench,
 // which links an unpatched library.
-Status WorkloadPutInitial(DB* db, const WriteOptions& options,
-                          const Slice& key, const Slice& value);
+Status WorkloadPutInitial(DB* db, const WriteOptions& options, const Slice& key,
+                          const Slice& value);
 
 }  // namespace ROCKSDB_NAMESPACE

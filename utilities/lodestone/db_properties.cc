@@ -21,8 +21,8 @@ std::string TombstonesPerLevel(const VersionStorageInfo& vstorage) {
   std::string out =
       "level files entries point_tombstones range_tombstones tombstone_pct "
       "unknown_files\n";
-  uint64_t total_files = 0, total_entries = 0, total_point = 0,
-           total_range = 0, total_unknown = 0;
+  uint64_t total_files = 0, total_entries = 0, total_point = 0, total_range = 0,
+           total_unknown = 0;
   char line[160];
   for (int level = 0; level < vstorage.num_levels(); ++level) {
     uint64_t entries = 0, point = 0, range = 0, unknown = 0;
@@ -34,8 +34,8 @@ std::string TombstonesPerLevel(const VersionStorageInfo& vstorage) {
       }
       entries += f->num_entries;
       range += f->num_range_deletions;
-      point += f->num_deletions - std::min(f->num_deletions,
-                                           f->num_range_deletions);
+      point +=
+          f->num_deletions - std::min(f->num_deletions, f->num_range_deletions);
     }
     snprintf(line, sizeof(line),
              "L%d %zu %" PRIu64 " %" PRIu64 " %" PRIu64 " %.2f %" PRIu64 "\n",
@@ -52,13 +52,13 @@ std::string TombstonesPerLevel(const VersionStorageInfo& vstorage) {
     total_unknown += unknown;
   }
   snprintf(line, sizeof(line),
-           "total %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-           " %.2f %" PRIu64 "\n",
+           "total %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.2f %" PRIu64
+           "\n",
            total_files, total_entries, total_point, total_range,
-           total_entries ? 100.0 * static_cast<double>(total_point +
-                                                       total_range) /
-                               static_cast<double>(total_entries)
-                         : 0.0,
+           total_entries
+               ? 100.0 * static_cast<double>(total_point + total_range) /
+                     static_cast<double>(total_entries)
+               : 0.0,
            total_unknown);
   out += line;
   return out;

@@ -15,8 +15,8 @@ std::string Serialize(const LocationCachePtr& cache) {
 }
 
 Status ParseLocationCache(const ConfigOptions& opts,
-                          const std::string& /*name*/,
-                          const std::string& value, void* addr) {
+                          const std::string& /*name*/, const std::string& value,
+                          void* addr) {
   return LocationCache::CreateFromString(opts, value,
                                          static_cast<LocationCachePtr*>(addr));
 }
@@ -29,9 +29,9 @@ Status SerializeLocationCache(const ConfigOptions& /*opts*/,
 }
 
 // Two caches are equal options when they are configured alike.
-bool LocationCachesEqual(const ConfigOptions& /*opts*/,
-                         const std::string& name, const void* addr1,
-                         const void* addr2, std::string* mismatch) {
+bool LocationCachesEqual(const ConfigOptions& /*opts*/, const std::string& name,
+                         const void* addr1, const void* addr2,
+                         std::string* mismatch) {
   if (Serialize(*static_cast<const LocationCachePtr*>(addr1)) ==
       Serialize(*static_cast<const LocationCachePtr*>(addr2))) {
     return true;

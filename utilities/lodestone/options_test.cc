@@ -43,8 +43,8 @@ TEST_F(LodestoneOptionsTest, DBOptionsFromString) {
       GetDBOptionsFromString(config_, DBOptions(), "location_cache=64K", &db));
   EXPECT_EQ(db.location_cache->GetCapacity(), size_t{64} << 10);
 
-  Status s = GetDBOptionsFromString(config_, DBOptions(),
-                                    "location_cache=lots", &db);
+  Status s =
+      GetDBOptionsFromString(config_, DBOptions(), "location_cache=lots", &db);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
 }
 
@@ -74,8 +74,8 @@ TEST_F(LodestoneOptionsTest, ColumnFamilyOptionsFromString) {
       config_, ColumnFamilyOptions(), "tombstone_density_trigger=dense", &cf);
   EXPECT_FALSE(s.ok());
   s = GetColumnFamilyOptionsFromString(
-      config_, ColumnFamilyOptions(),
-      "min_tombstones_for_range_conversion=-1x", &cf);
+      config_, ColumnFamilyOptions(), "min_tombstones_for_range_conversion=-1x",
+      &cf);
   EXPECT_FALSE(s.ok());
 }
 
