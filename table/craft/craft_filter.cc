@@ -1,0 +1,191 @@
+#include "table/craft/craft_filter.h"
+
+#include <algorithm>
+
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+constexpr uint8_t kMetadataVersion = 1;
+}  // namespace
+
+// ---- Builder ----
+
+CraftFilterBuilder::CraftFilterBuilder(const CraftFilterOptions& options)
+    : options_(options), trie_(options.trie) {
+  if (options_.partition_size == 0) {
+    options_.partition_size = CraftFilterOptions::kDefaultPartitionSize;
+  }
+}
+
+void CraftFilterBuilder::Add(const Slice& user_key, uint32_t data_block) {
+  if (has_last_key_ && user_key == Slice(last_key_)) {
+    current_.last_block = std::max(current_.last_block, data_block);
+    return;  // An older version of the same key.
+  }
+  if (trie_.num_keys() > 0 &&
+      trie_.EstimatedSize() >= options_.partition_size) {
+    CutPartition();
+  }
+  if (trie_.num_keys() == 0) {
+    current_ = CraftPartitionInfo();
+    current_.first_key.assign(user_key.data(), user_key.size());
+    current_.first_block = data_block;
+  }
+  trie_.Add(user_key);
+  current_.last_block = data_block;
+  ++current_.num_keys;
+  ++num_keys_;
+  last_key_.assign(user_key.data(), user_key.size());
+  has_last_key_ = true;
+}
+
+void CraftFilterBuilder::CutPartition() {
+  std::string block;
+  trie_.Finish(&block);
+  partitions_.push_back(std::move(block));
+  infos_.push_back(current_);
+}
+
+void CraftFilterBuilder::Finish(std::vector<std::string>* partitions,
+                                std::string* metadata) {
+  if (trie_.num_keys() > 0) {
+    CutPartition();
+  }
+  CraftMetadata::Encode(infos_, metadata);
+  *partitions = std::move(partitions_);
+  partitions_.clear();
+  infos_.clear();
+  has_last_key_ = false;
+  num_keys_ = 0;
+}
+
+// ---- Metadata ----
+
+void CraftMetadata::Encode(const std::vector<CraftPartitionInfo>& partitions,
+                           std::string* out) {
+  out->push_back(static_cast<char>(kMetadataVersion));
+  PutVarint64(out, partitions.size());
+  for (const CraftPartitionInfo& p : partitions) {
+    PutLengthPrefixedSlice(out, p.first_key);
+    PutVarint64(out, p.num_keys);
+    PutVarint32(out, p.first_block);
+    PutVarint32(out, p.last_block);
+  }
+}
+
+Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
+  auto corrupt = [](const char* why) {
+    return Status::Corruption("CRaFT metadata", why);
+  };
+  Slice in = block;
+  if (in.empty() || static_cast<uint8_t>(in[0]) != kMetadataVersion) {
+    return corrupt("unknown format version");
+  }
+  in.remove_prefix(1);
+  uint64_t count;
+  if (!GetVarint64(&in, &count) || count > in.size()) {
+    return corrupt("bad partition count");
+  }
+  CraftMetadata m;
+  m.partitions_.resize(static_cast<size_t>(count));
+  for (CraftPartitionInfo& p : m.partitions_) {
+    Slice first_key;
+    if (!GetLengthPrefixedSlice(&in, &first_key) ||
+        !GetVarint64(&in, &p.num_keys) || !GetVarint32(&in, &p.first_block) ||
+        !GetVarint32(&in, &p.last_block)) {
+      return corrupt("truncated partition entry");
+    }
+    p.first_key = first_key.ToString();
+    if (p.num_keys == 0 || p.last_block < p.first_block) {
+      return corrupt("empty partition or bad block range");
+    }
+    m.num_keys_ += p.num_keys;
+  }
+  if (!in.empty()) {
+    return corrupt("trailing bytes");
+  }
+  for (size_t i = 1; i < m.partitions_.size(); ++i) {
+    if (Slice(m.partitions_[i - 1].first_key)
+                .compare(m.partitions_[i].first_key) >= 0 ||
+        m.partitions_[i - 1].last_block > m.partitions_[i].first_block) {
+      return corrupt("partitions out of order");
+    }
+  }
+  *metadata = std::move(m);
+  return Status::OK();
+}
+
+int CraftMetadata::FindPartition(const Slice& key) const {
+  auto it = std::upper_bound(partitions_.begin(), partitions_.end(), key,
+                             [](const Slice& k, const CraftPartitionInfo& p) {
+                               return k.compare(p.first_key) < 0;
+                             });
+  return static_cast<int>(it - partitions_.begin()) - 1;
+}
+
+// ---- Reader ----
+
+bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
+                                      const CraftPartitionLoader& loader,
+                                      Status* status) const {
+  const auto& parts = metadata_.partitions();
+  if (parts.empty() || hi.compare(lo) <= 0) {
+    return false;
+  }
+  const int p = metadata_.FindPartition(lo);
+  // A partition's first key is a stored key: if the next one starts inside
+  // the range, the answer needs no trie.
+  const size_t next = static_cast<size_t>(p + 1);
+  if (next < parts.size() && Slice(parts[next].first_key).compare(hi) < 0) {
+    return true;
+  }
+  if (p < 0) {
+    return false;  // lo sorts before every key and the first key is >= hi.
+  }
+  LoudsSparse trie;
+  Status s = loader(static_cast<size_t>(p), &trie);
+  if (!s.ok()) {
+    if (status != nullptr) {
+      *status = s;
+    }
+    return true;  // Never a false negative, even on a damaged partition.
+  }
+  return trie.RangeMayExist(lo, hi);
+}
+
+uint64_t CraftFilterReader::EstimateKeys(const Slice& lo,
+                                         const Slice& hi) const {
+  const auto& parts = metadata_.partitions();
+  if (parts.empty() || hi.compare(lo) <= 0) {
+    return 0;
+  }
+  const int first = std::max(0, metadata_.FindPartition(lo));
+  const int last = metadata_.FindPartition(hi);
+  if (last < first) {
+    return 0;
+  }
+  if (first == last) {
+    return parts[static_cast<size_t>(first)].num_keys / 2;
+  }
+  uint64_t keys = parts[static_cast<size_t>(first)].num_keys / 2 +
+                  parts[static_cast<size_t>(last)].num_keys / 2;
+  for (int i = first + 1; i < last; ++i) {
+    keys += parts[static_cast<size_t>(i)].num_keys;
+  }
+  return keys;
+}
+
+bool CraftFilterReader::BlockRange(const Slice& lo, uint32_t* first_block,
+                                   uint32_t* last_block) const {
+  const int p = metadata_.FindPartition(lo);
+  if (p < 0) {
+    return false;
+  }
+  *first_block = metadata_.partitions()[static_cast<size_t>(p)].first_block;
+  *last_block = metadata_.partitions()[static_cast<size_t>(p)].last_block;
+  return true;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

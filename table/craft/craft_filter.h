@@ -1,0 +1,115 @@
+// A table's CRaFT filter: consecutive LOUDS-Sparse partitions of its sorted
+// keys plus a metadata block that indexes them (FORMAT.md).
+//
+// The builder is fed user keys in table order with the data block they land
+// in; it cuts a partition when the current one reaches the target size, at a
+// key boundary. The reader answers RangeMayExist from the metadata alone when
+// it can (a partition's first key is a stored key) and otherwise asks the one
+// partition the range starts in, which a caller loads on demand (in the table
+// reader: through the block cache).
+
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/craft/louds_sparse.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+struct CraftFilterOptions {
+  // Target encoded size of one partition; 0 means kDefaultPartitionSize.
+  uint32_t partition_size = 0;
+  LoudsSparseOptions trie;
+
+  static constexpr uint32_t kDefaultPartitionSize = 16 * 1024;
+};
+
+struct CraftPartitionInfo {
+  std::string first_key;
+  uint64_t num_keys = 0;
+  uint32_t first_block = 0;  // Data block ordinals its keys fall in.
+  uint32_t last_block = 0;
+};
+
+class CraftFilterBuilder {
+ public:
+  explicit CraftFilterBuilder(const CraftFilterOptions& options);
+
+  // User keys in increasing bytewise order; repeats (older versions of the
+  // same key) are ignored. `data_block` is the ordinal of its data block.
+  void Add(const Slice& user_key, uint32_t data_block);
+
+  // Moves out the encoded partitions (in order) and the metadata block.
+  void Finish(std::vector<std::string>* partitions, std::string* metadata);
+
+  uint64_t num_keys() const { return num_keys_; }
+
+ private:
+  void CutPartition();
+
+  CraftFilterOptions options_;
+  LoudsSparseBuilder trie_;
+  std::vector<std::string> partitions_;
+  std::vector<CraftPartitionInfo> infos_;
+  CraftPartitionInfo current_;
+  std::string last_key_;
+  bool has_last_key_ = false;
+  uint64_t num_keys_ = 0;
+};
+
+class CraftMetadata {
+ public:
+  static Status Decode(const Slice& block, CraftMetadata* metadata);
+  static void Encode(const std::vector<CraftPartitionInfo>& partitions,
+                     std::string* out);
+
+  const std::vector<CraftPartitionInfo>& partitions() const {
+    return partitions_;
+  }
+  uint64_t num_keys() const { return num_keys_; }
+
+  // The partition whose key range could hold `key`: the last one whose first
+  // key is <= key, or -1 if key sorts before every partition.
+  int FindPartition(const Slice& key) const;
+
+ private:
+  std::vector<CraftPartitionInfo> partitions_;
+  uint64_t num_keys_ = 0;
+};
+
+// Loads partition `index` (from the block cache or the file) and decodes it.
+using CraftPartitionLoader =
+    std::function<Status(size_t index, LoudsSparse* partition)>;
+
+class CraftFilterReader {
+ public:
+  explicit CraftFilterReader(CraftMetadata metadata)
+      : metadata_(std::move(metadata)) {}
+
+  // May [lo, hi) hold a key of the table? A partition that fails to load
+  // answers "maybe" (and the error is returned in *status when given).
+  bool RangeMayExist(const Slice& lo, const Slice& hi,
+                     const CraftPartitionLoader& loader,
+                     Status* status = nullptr) const;
+
+  // Estimated number of keys in [lo, hi): whole partitions counted exactly,
+  // the partitions at either end by half.
+  uint64_t EstimateKeys(const Slice& lo, const Slice& hi) const;
+
+  // The data block ordinals a key in [lo, ...) may start in, for narrowing
+  // the index search: [first_block, last_block] of lo's partition.
+  bool BlockRange(const Slice& lo, uint32_t* first_block,
+                  uint32_t* last_block) const;
+
+  const CraftMetadata& metadata() const { return metadata_; }
+
+ private:
+  CraftMetadata metadata_;
+};
+
+}  // namespace ROCKSDB_NAMESPACE

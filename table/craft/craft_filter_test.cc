@@ -1,0 +1,152 @@
+// CRaFT's partitioned filter: partitions and metadata together never give a
+// false negative; metadata decoding rejects damage.
+
+#include "table/craft/craft_filter.h"
+
+#include <random>
+#include <set>
+
+#include "test_util/testharness.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+struct Built {
+  std::vector<std::string> partitions;
+  std::string metadata;
+};
+
+Built BuildFilter(const std::set<std::string>& keys, uint32_t partition_size,
+                  uint32_t keys_per_block) {
+  CraftFilterOptions options;
+  options.partition_size = partition_size;
+  options.trie.real_suffix_bits = 4;
+  CraftFilterBuilder builder(options);
+  uint32_t i = 0;
+  for (const std::string& k : keys) {
+    // Two versions of some keys, as a table holds them.
+    builder.Add(k, i / keys_per_block);
+    if (i % 3 == 0) builder.Add(k, i / keys_per_block);
+    ++i;
+  }
+  Built built;
+  builder.Finish(&built.partitions, &built.metadata);
+  return built;
+}
+
+CraftPartitionLoader LoaderFor(const Built& built) {
+  return [&built](size_t index, LoudsSparse* trie) {
+    if (index >= built.partitions.size()) {
+      return Status::Corruption("no such partition");
+    }
+    return LoudsSparse::Decode(built.partitions[index], trie);
+  };
+}
+
+std::string RandomKey(std::mt19937_64& rng, size_t max_len) {
+  static const char kAlphabet[] = "abcxyz\x01\xfe";
+  std::string k;
+  const size_t len = 1 + rng() % max_len;
+  for (size_t i = 0; i < len; ++i) {
+    k.push_back(kAlphabet[rng() % (sizeof(kAlphabet) - 1)]);
+  }
+  return k;
+}
+
+}  // namespace
+
+TEST(CraftFilterTest, NoFalseNegativesAcrossPartitions) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 40; ++round) {
+    std::set<std::string> keys;
+    const int n = 50 + static_cast<int>(rng() % 3000);
+    for (int i = 0; i < n; ++i) keys.insert(RandomKey(rng, 10));
+    const uint32_t partition_size = 64u << (rng() % 6);
+    Built built = BuildFilter(keys, partition_size, 16);
+    CraftMetadata metadata;
+    ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
+    ASSERT_EQ(metadata.partitions().size(), built.partitions.size());
+    ASSERT_EQ(metadata.num_keys(), keys.size());
+    CraftFilterReader reader(metadata);
+    const CraftPartitionLoader loader = LoaderFor(built);
+    for (int q = 0; q < 2000; ++q) {
+      std::string lo = RandomKey(rng, 10), hi = RandomKey(rng, 10);
+      if (hi < lo) std::swap(lo, hi);
+      auto it = keys.lower_bound(lo);
+      const bool truth = it != keys.end() && *it < hi;
+      ASSERT_TRUE(!truth || reader.RangeMayExist(lo, hi, loader))
+          << "round " << round << " [" << Slice(lo).ToString(true) << ", "
+          << Slice(hi).ToString(true) << ")";
+    }
+  }
+}
+
+TEST(CraftFilterTest, PartitionsHonourTheTargetSize) {
+  std::mt19937_64 rng(3);
+  std::set<std::string> keys;
+  while (keys.size() < 20000) keys.insert(RandomKey(rng, 16));
+  Built built = BuildFilter(keys, 4096, 32);
+  ASSERT_GT(built.partitions.size(), 4u);
+  for (size_t i = 0; i + 1 < built.partitions.size(); ++i) {
+    EXPECT_LT(built.partitions[i].size(), 4096u + 512u);
+  }
+  CraftMetadata metadata;
+  ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
+  CraftFilterReader reader(metadata);
+  // Every key lands in a partition whose block range holds its block.
+  uint32_t i = 0;
+  for (const std::string& k : keys) {
+    uint32_t first = 0, last = 0;
+    ASSERT_TRUE(reader.BlockRange(k, &first, &last));
+    EXPECT_LE(first, i / 32);
+    EXPECT_GE(last, i / 32);
+    ++i;
+  }
+  // Counts: the whole range is every key; estimates stay in proportion.
+  EXPECT_EQ(metadata.num_keys(), keys.size());
+  const uint64_t est = reader.EstimateKeys("", "\xff\xff");
+  EXPECT_GT(est, keys.size() / 2);
+  EXPECT_LE(est, keys.size());
+}
+
+TEST(CraftFilterTest, DamagedMetadataIsCorruption) {
+  std::set<std::string> keys = {"a", "b", "c", "d", "e"};
+  Built built = BuildFilter(keys, 64, 2);
+  CraftMetadata metadata;
+  ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
+  for (size_t cut = 0; cut < built.metadata.size(); ++cut) {
+    Status s =
+        CraftMetadata::Decode(Slice(built.metadata.data(), cut), &metadata);
+    EXPECT_TRUE(s.IsCorruption()) << cut;
+  }
+  std::string bad = built.metadata;
+  bad[0] = 9;  // A future version.
+  EXPECT_TRUE(CraftMetadata::Decode(bad, &metadata).IsCorruption());
+  std::string reordered;
+  CraftMetadata::Encode({{"b", 1, 0, 0}, {"a", 1, 0, 0}}, &reordered);
+  EXPECT_TRUE(CraftMetadata::Decode(reordered, &metadata).IsCorruption());
+}
+
+TEST(CraftFilterTest, UnreadablePartitionAnswersMaybe) {
+  std::set<std::string> keys = {"apple", "banana", "cherry"};
+  Built built = BuildFilter(keys, 1 << 20, 8);
+  CraftMetadata metadata;
+  ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
+  CraftFilterReader reader(metadata);
+  Status status;
+  auto broken = [](size_t, LoudsSparse*) {
+    return Status::Corruption("checksum mismatch");
+  };
+  EXPECT_TRUE(reader.RangeMayExist("b", "bz", broken, &status));
+  EXPECT_TRUE(status.IsCorruption());
+  // With a good loader the same empty range is filtered.
+  EXPECT_FALSE(reader.RangeMayExist("bz", "bzz", LoaderFor(built)));
+}
+
+}  // namespace ROCKSDB_NAMESPACE
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
