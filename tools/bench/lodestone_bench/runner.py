@@ -144,7 +144,8 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
                 if proc.returncode != 0:
                     raise BenchError("%s failed (rc %d); see %s" %
                                      (tag, proc.returncode, raw_dir))
-                parsed = parse.parse_db_bench(proc.stdout)
+                # The header (version, assertion warning) goes to stderr.
+                parsed = parse.parse_db_bench(proc.stdout + "\n" + proc.stderr)
                 if parsed["assertions_enabled"] and not allow_debug:
                     raise BenchError("%s: db_bench has assertions enabled; "
                                      "refusing to compare a debug build" % tag)

@@ -60,7 +60,7 @@ def step_command(binary, scenario, variant, step, db_path, report_file=None,
     scenario common flags, variant flags, step flags, step per-variant flags.
     A step with "workload_report": "<flag>" gets that flag pointed at
     `workload_report` (a workload's own CSV, e.g. --queue_report_file)."""
-    flags = {}
+    flags = {"progress_reports": False}
     flags.update(scenario.get("common_flags", {}))
     flags.update(scenario["variants"][variant].get("flags", {}))
     flags.update(step.get("flags", {}))
