@@ -120,6 +120,7 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
     runs = []
     raw_dir = os.path.join(out_dir, "raw")
     os.makedirs(raw_dir, exist_ok=True)
+    os.makedirs(db_root, exist_ok=True)  # db_bench creates only the DB dir.
     for rep in range(repetitions):
         # Alternate which variant goes first, so drift hits all alike.
         order = variants[rep % len(variants):] + variants[:rep % len(variants)]
