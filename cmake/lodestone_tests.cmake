@@ -70,3 +70,5 @@ lodestone_gtest(louds_sparse_test
   SOURCES ${LODESTONE_ROOT}/table/craft/louds_sparse_test.cc)
 lodestone_gtest(craft_filter_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_filter_test.cc)
+lodestone_gtest(craft_table_test
+  SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)

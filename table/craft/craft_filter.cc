@@ -49,12 +49,12 @@ void CraftFilterBuilder::CutPartition() {
 }
 
 void CraftFilterBuilder::Finish(std::vector<std::string>* partitions,
-                                std::string* metadata) {
+                                std::vector<CraftPartitionInfo>* infos) {
   if (trie_.num_keys() > 0) {
     CutPartition();
   }
-  CraftMetadata::Encode(infos_, metadata);
   *partitions = std::move(partitions_);
+  *infos = std::move(infos_);
   partitions_.clear();
   infos_.clear();
   has_last_key_ = false;
@@ -72,6 +72,8 @@ void CraftMetadata::Encode(const std::vector<CraftPartitionInfo>& partitions,
     PutVarint64(out, p.num_keys);
     PutVarint32(out, p.first_block);
     PutVarint32(out, p.last_block);
+    PutVarint64(out, p.offset);
+    PutVarint64(out, p.size);
   }
 }
 
@@ -94,7 +96,8 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
     Slice first_key;
     if (!GetLengthPrefixedSlice(&in, &first_key) ||
         !GetVarint64(&in, &p.num_keys) || !GetVarint32(&in, &p.first_block) ||
-        !GetVarint32(&in, &p.last_block)) {
+        !GetVarint32(&in, &p.last_block) || !GetVarint64(&in, &p.offset) ||
+        !GetVarint64(&in, &p.size)) {
       return corrupt("truncated partition entry");
     }
     p.first_key = first_key.ToString();

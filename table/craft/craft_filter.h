@@ -34,6 +34,8 @@ struct CraftPartitionInfo {
   uint64_t num_keys = 0;
   uint32_t first_block = 0;  // Data block ordinals its keys fall in.
   uint32_t last_block = 0;
+  uint64_t offset = 0;  // Where the partition block sits in the file.
+  uint64_t size = 0;
 };
 
 class CraftFilterBuilder {
@@ -44,8 +46,11 @@ class CraftFilterBuilder {
   // same key) are ignored. `data_block` is the ordinal of its data block.
   void Add(const Slice& user_key, uint32_t data_block);
 
-  // Moves out the encoded partitions (in order) and the metadata block.
-  void Finish(std::vector<std::string>* partitions, std::string* metadata);
+  // Moves out the encoded partitions (in order) and their descriptions;
+  // the caller stores each partition, records where in `infos`, and encodes
+  // the metadata (CraftMetadata::Encode).
+  void Finish(std::vector<std::string>* partitions,
+              std::vector<CraftPartitionInfo>* infos);
 
   uint64_t num_keys() const { return num_keys_; }
 

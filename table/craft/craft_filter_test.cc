@@ -31,7 +31,9 @@ Built BuildFilter(const std::set<std::string>& keys, uint32_t partition_size,
     ++i;
   }
   Built built;
-  builder.Finish(&built.partitions, &built.metadata);
+  std::vector<CraftPartitionInfo> infos;
+  builder.Finish(&built.partitions, &infos);
+  CraftMetadata::Encode(infos, &built.metadata);
   return built;
 }
 
@@ -124,7 +126,8 @@ TEST(CraftFilterTest, DamagedMetadataIsCorruption) {
   bad[0] = 9;  // A future version.
   EXPECT_TRUE(CraftMetadata::Decode(bad, &metadata).IsCorruption());
   std::string reordered;
-  CraftMetadata::Encode({{"b", 1, 0, 0}, {"a", 1, 0, 0}}, &reordered);
+  CraftMetadata::Encode({{"b", 1, 0, 0, 0, 1}, {"a", 1, 0, 0, 0, 1}},
+                        &reordered);
   EXPECT_TRUE(CraftMetadata::Decode(reordered, &metadata).IsCorruption());
 }
 

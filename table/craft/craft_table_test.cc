@@ -1,0 +1,174 @@
+// CRaFT inside real tables: written by BlockBasedTableBuilder (SstFileWriter,
+// flush, compaction), readable by a reader that knows nothing of it, and
+// without false negatives when read back.
+
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "db/db_test_util.h"
+#include "file/random_access_file_reader.h"
+#include "rocksdb/sst_file_reader.h"
+#include "rocksdb/sst_file_writer.h"
+#include "table/block_based/block_based_table_builder.h"
+#include "table/craft/craft_table_writer.h"
+#include "table/meta_blocks.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class CraftTableTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = test::PerThreadDBPath("craft_table_test");
+    ASSERT_OK(Env::Default()->CreateDirIfMissing(dir_));
+  }
+
+  Options CraftOptions(bool on, uint32_t partition_size = 1024) {
+    Options options;
+    BlockBasedTableOptions table;
+    table.block_size = 512;
+    table.craft_range_filter = on;
+    table.craft_partition_size = partition_size;
+    options.table_factory.reset(NewBlockBasedTableFactory(table));
+    return options;
+  }
+
+  // The filter of a table file, read straight from its bytes.
+  Status ReadFilter(const std::string& path, const Options& options,
+                    CraftMetadata* metadata,
+                    std::vector<LoudsSparse>* partitions) {
+    std::unique_ptr<FSRandomAccessFile> file;
+    const auto& fs = options.env->GetFileSystem();
+    Status s = fs->NewRandomAccessFile(path, FileOptions(), &file, nullptr);
+    if (!s.ok()) return s;
+    uint64_t size = 0;
+    s = options.env->GetFileSize(path, &size);
+    if (!s.ok()) return s;
+    RandomAccessFileReader reader(std::move(file), path);
+    BlockHandle handle;
+    s = FindMetaBlockInFile(&reader, size, kBlockBasedTableMagicNumber,
+                            ImmutableOptions(options), ReadOptions(),
+                            CraftTableWriter::kMetaBlockName, &handle);
+    if (!s.ok()) return s;
+    std::ifstream in(path, std::ios::binary);
+    auto read = [&in](uint64_t offset, uint64_t n) {
+      std::string bytes(n, '\0');
+      in.seekg(static_cast<std::streamoff>(offset));
+      in.read(&bytes[0], static_cast<std::streamsize>(n));
+      return bytes;
+    };
+    s = CraftMetadata::Decode(read(handle.offset(), handle.size()), metadata);
+    if (!s.ok()) return s;
+    for (const CraftPartitionInfo& p : metadata->partitions()) {
+      LoudsSparse trie;
+      s = LoudsSparse::Decode(read(p.offset, p.size), &trie);
+      if (!s.ok()) return s;
+      partitions->push_back(std::move(trie));
+    }
+    return Status::OK();
+  }
+
+  std::string dir_;
+};
+
+TEST_F(CraftTableTest, SstFileWriterTablesCarryAFilterAndStayReadable) {
+  std::mt19937_64 rng(5);
+  std::set<std::string> keys;
+  while (keys.size() < 5000) {
+    keys.insert("key" + std::to_string(rng() % 1000000000));
+  }
+  const Options options = CraftOptions(true);
+  const std::string path = dir_ + "/craft.sst";
+  SstFileWriter writer(EnvOptions(), options);
+  ASSERT_OK(writer.Open(path));
+  int i = 0;
+  for (const std::string& k : keys) {
+    // Tombstones are keys of the table too.
+    ASSERT_OK(i++ % 7 == 0 ? writer.Delete(k) : writer.Put(k, "v" + k));
+  }
+  ASSERT_OK(writer.Finish());
+
+  // A reader that does not know the filter reads every entry.
+  SstFileReader reader(options);
+  ASSERT_OK(reader.Open(path));
+  ASSERT_OK(reader.VerifyChecksum());
+  std::unique_ptr<Iterator> it(reader.NewIterator(ReadOptions()));
+  size_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  ASSERT_OK(it->status());
+  EXPECT_EQ(n, keys.size() - (keys.size() + 6) / 7);
+
+  CraftMetadata metadata;
+  std::vector<LoudsSparse> partitions;
+  ASSERT_OK(ReadFilter(path, options, &metadata, &partitions));
+  EXPECT_EQ(metadata.num_keys(), keys.size());
+  EXPECT_GT(partitions.size(), 3u);
+  CraftFilterReader filter(metadata);
+  auto loader = [&partitions](size_t index, LoudsSparse* trie) {
+    *trie = partitions.at(index);
+    return Status::OK();
+  };
+  for (const std::string& k : keys) {
+    ASSERT_TRUE(filter.RangeMayExist(k, k + '\0', loader)) << k;
+  }
+  int empty = 0, filtered = 0;
+  for (int q = 0; q < 3000; ++q) {
+    const std::string lo = "key" + std::to_string(rng() % 1000000000);
+    const std::string hi = lo + "\x01";
+    auto at = keys.lower_bound(lo);
+    if (at != keys.end() && *at < hi) continue;
+    ++empty;
+    filtered += filter.RangeMayExist(lo, hi, loader) ? 0 : 1;
+  }
+  EXPECT_GT(filtered, empty * 9 / 10);
+}
+
+TEST_F(CraftTableTest, OffMeansNoFilterBlock) {
+  const Options options = CraftOptions(false);
+  const std::string path = dir_ + "/plain.sst";
+  SstFileWriter writer(EnvOptions(), options);
+  ASSERT_OK(writer.Open(path));
+  ASSERT_OK(writer.Put("a", "1"));
+  ASSERT_OK(writer.Finish());
+  CraftMetadata metadata;
+  std::vector<LoudsSparse> partitions;
+  EXPECT_FALSE(ReadFilter(path, options, &metadata, &partitions).ok());
+}
+
+TEST_F(CraftTableTest, FlushedAndCompactedTablesVerify) {
+  Options options = CraftOptions(true, 4096);
+  options.create_if_missing = true;
+  const std::string dbname = dir_ + "/db";
+  ASSERT_OK(DestroyDB(dbname, options));
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  std::unique_ptr<DB> db(raw);
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_OK(db->Put(WriteOptions(), "k" + std::to_string(i * 7), "v"));
+    if (i % 1000 == 999) {
+      ASSERT_OK(db->Flush(FlushOptions()));
+    }
+  }
+  ASSERT_OK(db->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ASSERT_OK(db->VerifyChecksum());
+  std::vector<LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    CraftMetadata metadata;
+    std::vector<LoudsSparse> partitions;
+    ASSERT_OK(ReadFilter(f.db_path + f.name, options, &metadata, &partitions));
+    EXPECT_EQ(metadata.num_keys(), f.num_entries);
+  }
+  std::string value;
+  ASSERT_OK(db->Get(ReadOptions(), "k70", &value));
+  db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
+}  // namespace ROCKSDB_NAMESPACE
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

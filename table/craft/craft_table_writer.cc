@@ -1,0 +1,54 @@
+#include "table/craft/craft_table_writer.h"
+
+#include <cstring>
+
+#include "logging/logging.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+const char* const CraftTableWriter::kMetaBlockName = "filter.lodestone.craft";
+
+std::unique_ptr<CraftTableWriter> CraftTableWriter::CreateIfEnabled(
+    const BlockBasedTableOptions& table_options, const Comparator* ucmp,
+    Logger* logger) {
+  if (!table_options.craft_range_filter) {
+    return nullptr;
+  }
+  if (ucmp == nullptr || ucmp->timestamp_size() != 0 ||
+      strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0) {
+    ROCKS_LOG_WARN(logger,
+                   "craft_range_filter needs the bytewise comparator without "
+                   "timestamps; comparator %s: no filter written",
+                   ucmp ? ucmp->Name() : "null");
+    return nullptr;
+  }
+  CraftFilterOptions options;
+  options.partition_size = table_options.craft_partition_size;
+  options.trie.real_suffix_bits = table_options.craft_real_suffix_bits;
+  options.trie.hash_suffix_bits = table_options.craft_hash_suffix_bits;
+  return std::make_unique<CraftTableWriter>(options);
+}
+
+Status CraftTableWriter::Finish(const BlockWriter& write,
+                                BlockHandle* metadata) {
+  std::vector<std::string> partitions;
+  std::vector<CraftPartitionInfo> infos;
+  builder_.Finish(&partitions, &infos);
+  if (partitions.empty()) {
+    return Status::NotFound("no keys");
+  }
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    BlockHandle handle;
+    Status s = write(partitions[i], &handle);
+    if (!s.ok()) {
+      return s;
+    }
+    infos[i].offset = handle.offset();
+    infos[i].size = handle.size();
+  }
+  std::string encoded;
+  CraftMetadata::Encode(infos, &encoded);
+  return write(encoded, metadata);
+}
+
+}  // namespace ROCKSDB_NAMESPACE
