@@ -1,6 +1,5 @@
 #include "rocksdb/location_cache.h"
 
-#include <atomic>
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
@@ -14,18 +13,19 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
+// The configuration of a cache. The slot array (8 bytes per slot) comes
+// with the Get hooks (docs/location_cache.md); until then nothing is
+// allocated and the capacity is what the slots will take.
 class LocationCacheImpl : public LocationCache {
  public:
   explicit LocationCacheImpl(const LocationCacheOptions& options)
-      : options_(options) {
-    if (options_.capacity > 0) {
-      Allocate(options_.capacity);
-    }
-  }
+      : options_(options) {}
 
   const LocationCacheOptions& GetOptions() const override { return options_; }
 
-  size_t GetCapacity() const override { return num_slots_ * sizeof(uint64_t); }
+  size_t GetCapacity() const override {
+    return options_.capacity / sizeof(uint64_t) * sizeof(uint64_t);
+  }
 
   std::string ToString() const override {
     char buf[64];
@@ -39,17 +39,7 @@ class LocationCacheImpl : public LocationCache {
   }
 
  private:
-  void Allocate(size_t bytes) {
-    num_slots_ = bytes / sizeof(uint64_t);
-    slots_.reset(new std::atomic<uint64_t>[num_slots_]);
-    for (size_t i = 0; i < num_slots_; ++i) {
-      slots_[i].store(0, std::memory_order_relaxed);
-    }
-  }
-
   const LocationCacheOptions options_;
-  size_t num_slots_ = 0;
-  std::unique_ptr<std::atomic<uint64_t>[]> slots_;
 };
 
 // Strict "<digits>[KMGT]": upstream's ParseSizeT accepts trailing garbage and

@@ -52,7 +52,7 @@ class LocationCache {
   // The options this cache was created with.
   virtual const LocationCacheOptions& GetOptions() const = 0;
 
-  // Bytes allocated for descriptors (0 until sized).
+  // Bytes the descriptor array takes (8 bytes per slot; 0 until sized).
   virtual size_t GetCapacity() const = 0;
 
   // The options string that recreates this cache ("capacity=...").

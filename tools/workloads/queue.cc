@@ -37,7 +37,6 @@
 #include "tools/workloads/workload.h"
 #include "util/coding.h"
 #include "util/gflags_compat.h"
-#include "util/random.h"
 
 DEFINE_uint64(queue_count, 16, "queue: number of queues");
 DEFINE_uint64(queue_long_lived_rows, 2000,
@@ -95,7 +94,7 @@ const char* kPhaseNames[] = {"fill", "steady", "drain", "idle", "done"};
 class QueueWorkload {
  public:
   QueueWorkload(WorkloadThread* thread, QueueRunState* state)
-      : t_(thread), state_(state), rnd_(static_cast<uint32_t>(thread->seed)) {
+      : t_(thread), state_(state) {
     for (uint64_t q = t_->tid; q < FLAGS_queue_count;
          q += static_cast<uint64_t>(t_->num_threads)) {
       queues_.push_back(q);
@@ -361,7 +360,6 @@ class QueueWorkload {
  private:
   WorkloadThread* t_;
   QueueRunState* state_;
-  Random64 rnd_;
   DeleteMode mode_ = DeleteMode::kDelete;
   std::vector<uint64_t> queues_;
   std::vector<uint64_t> head_;
