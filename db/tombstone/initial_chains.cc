@@ -16,8 +16,11 @@
 // the oldest dropped version is itself an initial put (whose own "nothing
 // below" then carries over). This also lets an overwrite inherit the flag.
 
+#include <cinttypes>
+
 #include "db/compaction/compaction_iterator.h"
 #include "db/tombstone/initial_puts.h"
+#include "logging/logging.h"
 #include "monitoring/statistics_impl.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -116,13 +119,21 @@ void CompactionIterator::SettleInitialFlag(SequenceNumber prev_snapshot) {
 }
 
 void RecordInitialChainStats(const CompactionIterator& c_iter,
-                             Statistics* stats, bool bottommost) {
+                             Statistics* stats, Logger* logger,
+                             const std::string& column_family, int output_level,
+                             bool bottommost) {
   const uint64_t pruned = c_iter.num_initial_chains_pruned();
   if (pruned > 0) {
     RecordTick(stats, INITIAL_CHAINS_PRUNED, pruned);
     if (!bottommost) {
       RecordTick(stats, TOMBSTONES_PRUNED_EARLY, pruned);
     }
+    ROCKS_LOG_INFO(logger,
+                   "[%s] initial chains pruned: %" PRIu64 " (%" PRIu64
+                   " records) writing level %d%s",
+                   column_family.c_str(), pruned,
+                   c_iter.num_initial_chain_records_pruned(), output_level,
+                   bottommost ? " (last level)" : "");
   }
   if (c_iter.num_tombstones_to_bottommost() > 0) {
     RecordTick(stats, TOMBSTONES_REACHED_BOTTOMMOST,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "rocksdb/rocksdb_namespace.h"
 
@@ -13,6 +14,7 @@ namespace ROCKSDB_NAMESPACE {
 
 class Compaction;
 class CompactionIterator;
+class Logger;
 class InternalTblPropCollFactory;
 class Statistics;
 struct TableProperties;
@@ -36,8 +38,11 @@ uint64_t InitialPutsInTable(const TableProperties& props);
 // Whether a compaction's inputs may hold initial puts.
 bool CompactionInputMayHoldInitialPuts(const Compaction* compaction);
 
-// Records a finished flush's or compaction's chain statistics as tickers.
+// Records a finished flush's or compaction's chain statistics as tickers,
+// and logs chains pruned with the output level they were pruned above.
 void RecordInitialChainStats(const CompactionIterator& c_iter,
-                             Statistics* stats, bool bottommost);
+                             Statistics* stats, Logger* logger,
+                             const std::string& column_family, int output_level,
+                             bool bottommost);
 
 }  // namespace ROCKSDB_NAMESPACE
