@@ -11,6 +11,7 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone/tombstone_candidates.cc
   # table/craft: the CRaFT range filter
   table/craft/craft_filter.cc
+  table/craft/craft_table_reader.cc
   table/craft/craft_table_writer.cc
   table/craft/louds_sparse.cc
   table/craft/rank_select.cc

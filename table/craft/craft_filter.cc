@@ -147,15 +147,15 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
   if (p < 0) {
     return false;  // lo sorts before every key and the first key is >= hi.
   }
-  LoudsSparse trie;
+  const LoudsSparse* trie = nullptr;
   Status s = loader(static_cast<size_t>(p), &trie);
-  if (!s.ok()) {
+  if (!s.ok() || trie == nullptr) {
     if (status != nullptr) {
       *status = s;
     }
     return true;  // Never a false negative, even on a damaged partition.
   }
-  return trie.RangeMayExist(lo, hi);
+  return trie->RangeMayExist(lo, hi);
 }
 
 uint64_t CraftFilterReader::EstimateKeys(const Slice& lo,

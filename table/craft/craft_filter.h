@@ -87,9 +87,10 @@ class CraftMetadata {
   uint64_t num_keys_ = 0;
 };
 
-// Loads partition `index` (from the block cache or the file) and decodes it.
+// Finds partition `index`, decoded (from a cache or the file). The pointer
+// stays valid while the loader's owner lives.
 using CraftPartitionLoader =
-    std::function<Status(size_t index, LoudsSparse* partition)>;
+    std::function<Status(size_t index, const LoudsSparse** partition)>;
 
 class CraftFilterReader {
  public:

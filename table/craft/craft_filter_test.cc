@@ -37,14 +37,24 @@ Built BuildFilter(const std::set<std::string>& keys, uint32_t partition_size,
   return built;
 }
 
-CraftPartitionLoader LoaderFor(const Built& built) {
-  return [&built](size_t index, LoudsSparse* trie) {
-    if (index >= built.partitions.size()) {
-      return Status::Corruption("no such partition");
+// Decodes every partition once; the loader hands out pointers into it.
+struct Loader {
+  explicit Loader(const Built& built) : tries(built.partitions.size()) {
+    for (size_t i = 0; i < tries.size(); ++i) {
+      EXPECT_OK(LoudsSparse::Decode(built.partitions[i], &tries[i]));
     }
-    return LoudsSparse::Decode(built.partitions[index], trie);
-  };
-}
+  }
+  CraftPartitionLoader Get() {
+    return [this](size_t index, const LoudsSparse** trie) {
+      if (index >= tries.size()) {
+        return Status::Corruption("no such partition");
+      }
+      *trie = &tries[index];
+      return Status::OK();
+    };
+  }
+  std::vector<LoudsSparse> tries;
+};
 
 std::string RandomKey(std::mt19937_64& rng, size_t max_len) {
   static const char kAlphabet[] = "abcxyz\x01\xfe";
@@ -71,7 +81,8 @@ TEST(CraftFilterTest, NoFalseNegativesAcrossPartitions) {
     ASSERT_EQ(metadata.partitions().size(), built.partitions.size());
     ASSERT_EQ(metadata.num_keys(), keys.size());
     CraftFilterReader reader(metadata);
-    const CraftPartitionLoader loader = LoaderFor(built);
+    Loader tries(built);
+    const CraftPartitionLoader loader = tries.Get();
     for (int q = 0; q < 2000; ++q) {
       std::string lo = RandomKey(rng, 10), hi = RandomKey(rng, 10);
       if (hi < lo) std::swap(lo, hi);
@@ -138,13 +149,14 @@ TEST(CraftFilterTest, UnreadablePartitionAnswersMaybe) {
   ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
   CraftFilterReader reader(metadata);
   Status status;
-  auto broken = [](size_t, LoudsSparse*) {
+  auto broken = [](size_t, const LoudsSparse**) {
     return Status::Corruption("checksum mismatch");
   };
   EXPECT_TRUE(reader.RangeMayExist("b", "bz", broken, &status));
   EXPECT_TRUE(status.IsCorruption());
   // With a good loader the same empty range is filtered.
-  EXPECT_FALSE(reader.RangeMayExist("bz", "bzz", LoaderFor(built)));
+  Loader tries(built);
+  EXPECT_FALSE(reader.RangeMayExist("bz", "bzz", tries.Get()));
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -104,8 +104,8 @@ TEST_F(CraftTableTest, SstFileWriterTablesCarryAFilterAndStayReadable) {
   EXPECT_EQ(metadata.num_keys(), keys.size());
   EXPECT_GT(partitions.size(), 3u);
   CraftFilterReader filter(metadata);
-  auto loader = [&partitions](size_t index, LoudsSparse* trie) {
-    *trie = partitions.at(index);
+  auto loader = [&partitions](size_t index, const LoudsSparse** trie) {
+    *trie = &partitions.at(index);
     return Status::OK();
   };
   for (const std::string& k : keys) {
@@ -162,6 +162,69 @@ TEST_F(CraftTableTest, FlushedAndCompactedTablesVerify) {
   }
   std::string value;
   ASSERT_OK(db->Get(ReadOptions(), "k70", &value));
+  db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
+TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
+  Options options = CraftOptions(true, 2048);
+  options.create_if_missing = true;
+  options.disable_auto_compactions = true;
+  options.statistics = CreateDBStatistics();
+  const std::string dbname = dir_ + "/seekdb";
+  ASSERT_OK(DestroyDB(dbname, options));
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  std::unique_ptr<DB> db(raw);
+  // Four L0 tables, each spanning the whole key space with every fourth of
+  // the keys k00000, k00010, ...: most short ranges are empty in each.
+  std::set<std::string> keys;
+  for (int t = 0; t < 4; ++t) {
+    for (int i = t; i < 4000; i += 4) {
+      char key[16];
+      snprintf(key, sizeof(key), "k%05d", i * 10);
+      keys.insert(key);
+      ASSERT_OK(db->Put(WriteOptions(), key, "v"));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+  }
+  auto scan = [&](const std::string& lo, const std::string& hi, bool reverse) {
+    Slice upper(hi), lower(lo);
+    ReadOptions ro;
+    ro.iterate_upper_bound = &upper;
+    ro.iterate_lower_bound = &lower;
+    std::unique_ptr<Iterator> it(db->NewIterator(ro));
+    std::vector<std::string> got;
+    if (!reverse) {
+      for (it->Seek(lo); it->Valid(); it->Next())
+        got.push_back(it->key().ToString());
+    } else {
+      for (it->SeekToLast(); it->Valid(); it->Prev()) {
+        got.insert(got.begin(), it->key().ToString());
+      }
+    }
+    EXPECT_OK(it->status());
+    return got;
+  };
+  std::mt19937_64 rng(17);
+  for (int q = 0; q < 2000; ++q) {
+    const int start = static_cast<int>(rng() % 40000);
+    const int width = 1 + static_cast<int>(rng() % 30);
+    char lo[16], hi[16];
+    snprintf(lo, sizeof(lo), "k%05d", start);
+    snprintf(hi, sizeof(hi), "k%05d", start + width);
+    std::vector<std::string> want(keys.lower_bound(lo), keys.lower_bound(hi));
+    ASSERT_EQ(scan(lo, hi, /*reverse=*/false), want) << lo << " " << hi;
+    ASSERT_EQ(scan(lo, hi, /*reverse=*/true), want) << lo << " " << hi;
+  }
+  const uint64_t checked =
+      options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
+  const uint64_t empty = options.statistics->getTickerCount(CRAFT_FILTER_EMPTY);
+  fprintf(stderr, "CRaFT: %llu checks, %llu tables skipped\n",
+          static_cast<unsigned long long>(checked),
+          static_cast<unsigned long long>(empty));
+  EXPECT_GT(checked, 4000u);
+  EXPECT_GT(empty, checked / 2);
   db.reset();
   ASSERT_OK(DestroyDB(dbname, options));
 }

@@ -143,6 +143,15 @@ TEST(DifferentialTest, InitialPuts) {
           static_cast<unsigned long long>(pruned));
 }
 
+TEST(DifferentialTest, CraftFilter) {
+  const auto sets = ParseSets("baseline,craft");
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
+                          TestDir("differential_craft"));
+    ASSERT_TRUE(r.ok()) << "seed " << seed;
+  }
+}
+
 // ---- The harness catches planted bugs ----
 
 TEST(DifferentialSelfTest, CatchesDroppedDelete) {

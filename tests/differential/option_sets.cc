@@ -65,6 +65,15 @@ std::map<std::string, OptionSet> Registry() {
   initial_universal.initial_puts = true;
   add(initial_universal);
 
+  // CRaFT range filter: small partitions, so that tables hold several.
+  add({"craft", [](Options* o) {
+         BlockBasedTableOptions table;
+         table.craft_range_filter = true;
+         table.craft_partition_size = 256;
+         table.craft_real_suffix_bits = 4;
+         o->table_factory.reset(NewBlockBasedTableFactory(table));
+       }});
+
   // Planted bugs, for the harness's self-test.
   OptionSet dropped_delete{"planted_drop_delete", nullptr};
   dropped_delete.drop_nth_delete = 7;

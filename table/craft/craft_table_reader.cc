@@ -1,0 +1,129 @@
+#include "table/craft/craft_table_reader.h"
+
+#include "logging/logging.h"
+#include "monitoring/statistics_impl.h"
+#include "table/block_fetcher.h"
+#include "table/craft/craft_table_writer.h"
+#include "table/meta_blocks.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+Status ReadRawBlock(const BlockBasedTable::Rep* rep,
+                    const ReadOptions& read_options,
+                    FilePrefetchBuffer* prefetch_buffer,
+                    const BlockHandle& handle, BlockContents* contents) {
+  BlockFetcher fetcher(rep->file.get(), prefetch_buffer, rep->footer,
+                       read_options, handle, contents, rep->ioptions,
+                       /*do_uncompress=*/false, /*maybe_compressed=*/false,
+                       BlockType::kInvalid, UncompressionDict::GetEmptyDict(),
+                       rep->persistent_cache_options);
+  return fetcher.ReadBlockContents();
+}
+
+}  // namespace
+
+CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
+                                   CraftMetadata metadata)
+    : rep_(rep),
+      filter_(std::move(metadata)),
+      partitions_(filter_.metadata().partitions().size()) {}
+
+void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
+                            InternalIterator* metaindex_iter,
+                            const ReadOptions& read_options,
+                            FilePrefetchBuffer* prefetch_buffer,
+                            std::shared_ptr<CraftTableReader>* reader) {
+  reader->reset();
+  if (!rep->table_options.craft_range_filter || metaindex_iter == nullptr) {
+    return;
+  }
+  BlockHandle handle;
+  if (!FindOptionalMetaBlock(metaindex_iter, CraftTableWriter::kMetaBlockName,
+                             &handle)
+           .ok() ||
+      handle.IsNull()) {
+    return;  // Written without the filter.
+  }
+  BlockContents contents;
+  CraftMetadata metadata;
+  Status s =
+      ReadRawBlock(rep, read_options, prefetch_buffer, handle, &contents);
+  if (s.ok()) {
+    s = CraftMetadata::Decode(contents.data, &metadata);
+  }
+  if (!s.ok()) {
+    ROCKS_LOG_WARN(rep->ioptions.logger, "CRaFT filter of a table ignored: %s",
+                   s.ToString().c_str());
+    return;
+  }
+  reader->reset(new CraftTableReader(rep, std::move(metadata)));
+}
+
+Status CraftTableReader::LoadPartition(size_t index,
+                                       const LoudsSparse** partition) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (index >= partitions_.size()) {
+    return Status::Corruption("CRaFT partition index out of range");
+  }
+  if (partitions_[index] == nullptr) {
+    const CraftPartitionInfo& info = filter_.metadata().partitions()[index];
+    BlockContents contents;
+    Status s = ReadRawBlock(rep_, ReadOptions(), /*prefetch_buffer=*/nullptr,
+                            BlockHandle(info.offset, info.size), &contents);
+    auto trie = std::make_unique<LoudsSparse>();
+    if (s.ok()) {
+      s = LoudsSparse::Decode(contents.data, trie.get());
+    }
+    if (!s.ok()) {
+      return s;
+    }
+    RecordTick(rep_->ioptions.stats, CRAFT_FILTER_BYTES_READ, info.size);
+    partitions_[index] = std::move(trie);
+  }
+  *partition = partitions_[index].get();
+  return Status::OK();
+}
+
+bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi) const {
+  return filter_.RangeMayExist(
+      lo, hi, [this](size_t index, const LoudsSparse** partition) {
+        return LoadPartition(index, partition);
+      });
+}
+
+bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
+                       const ReadOptions& read_options,
+                       TableReaderCaller caller, const Slice& internal_target,
+                       bool forward) {
+  const CraftTableReader* craft = rep->craft.get();
+  if (craft == nullptr || caller == TableReaderCaller::kCompaction ||
+      internal_target.size() < kNumInternalBytes) {
+    return true;
+  }
+  const Slice target = ExtractUserKey(internal_target);
+  bool may_match;
+  if (forward) {
+    if (read_options.iterate_upper_bound == nullptr) {
+      return true;
+    }
+    may_match = craft->RangeMayExist(target, *read_options.iterate_upper_bound);
+  } else {
+    if (read_options.iterate_lower_bound == nullptr) {
+      return true;
+    }
+    std::string through(target.data(), target.size());
+    through.push_back('\0');  // [lower, target] as a half-open range.
+    may_match =
+        craft->RangeMayExist(*read_options.iterate_lower_bound, through);
+  }
+  Statistics* stats = rep->ioptions.stats;
+  RecordTick(stats, CRAFT_FILTER_CHECKED);
+  if (!may_match) {
+    RecordTick(stats, CRAFT_FILTER_EMPTY);
+  }
+  return may_match;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

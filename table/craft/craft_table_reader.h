@@ -1,0 +1,53 @@
+// Reads a table's CRaFT filter (patch 0014): the metadata at table open,
+// partitions on first use, and the seek check BlockBasedTableIterator runs
+// before its index search.
+
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "rocksdb/options.h"
+#include "rocksdb/table_reader_caller.h"
+#include "table/block_based/block_based_table_reader.h"
+#include "table/craft/craft_filter.h"
+#include "table/internal_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class CraftTableReader {
+ public:
+  // Loads the metadata block named in the metaindex, if the table has one
+  // and table_options.craft_range_filter is set. A missing filter leaves
+  // *reader null; a damaged one too, with a LOG line (the table stays
+  // readable: the filter is only an optimization).
+  static void Open(const BlockBasedTable::Rep* rep,
+                   InternalIterator* metaindex_iter,
+                   const ReadOptions& read_options,
+                   FilePrefetchBuffer* prefetch_buffer,
+                   std::shared_ptr<CraftTableReader>* reader);
+
+  bool RangeMayExist(const Slice& lo, const Slice& hi) const;
+
+  const CraftFilterReader& filter() const { return filter_; }
+
+ private:
+  CraftTableReader(const BlockBasedTable::Rep* rep, CraftMetadata metadata);
+  Status LoadPartition(size_t index, const LoudsSparse** partition) const;
+
+  const BlockBasedTable::Rep* rep_;
+  CraftFilterReader filter_;
+  mutable std::mutex mu_;
+  mutable std::vector<std::unique_ptr<LoudsSparse>> partitions_;
+};
+
+// The check before an iterator's seek: false when the table provably holds
+// no key in [target, iterate_upper_bound) (forward) or
+// [iterate_lower_bound, target] (backward). Never for compaction reads.
+bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
+                       const ReadOptions& read_options,
+                       TableReaderCaller caller, const Slice& internal_target,
+                       bool forward);
+
+}  // namespace ROCKSDB_NAMESPACE
