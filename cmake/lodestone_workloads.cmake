@@ -14,3 +14,9 @@ if(TARGET db_bench)
     target_compile_definitions(db_bench PRIVATE LODESTONE_STOCK_BASELINE=1)
   endif()
 endif()
+
+# The CRaFT micro-benchmark (tools/craft_bench/), Lodestone only.
+if(NOT LODESTONE_STOCK)
+  add_executable(craft_bench ${LODESTONE_ROOT}/tools/craft_bench/craft_bench.cc)
+  target_link_libraries(craft_bench ${ROCKSDB_LIB})
+endif()

@@ -1,0 +1,182 @@
+// CRaFT micro-benchmark: bits per key, empty-range false positive rate and
+// query latency, in the style of SuRF's evaluation (issue: range filter).
+//
+//   craft_bench [--keys N] [--queries Q] [--partition BYTES]
+//
+// Key sets: uniform 64-bit integers (big-endian) and generated email-like
+// text keys. Queries: [lo, lo + width) for widths 2^0, 2^5, 2^10 (integers)
+// with random lo, only the empty ones counted; and the correlated case, lo
+// 1..64 past a stored key. Bits per key count every partition and the
+// metadata block.
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "table/craft/craft_filter.h"
+
+using ROCKSDB_NAMESPACE::CraftFilterBuilder;
+using ROCKSDB_NAMESPACE::CraftFilterOptions;
+using ROCKSDB_NAMESPACE::CraftFilterReader;
+using ROCKSDB_NAMESPACE::CraftMetadata;
+using ROCKSDB_NAMESPACE::CraftPartitionInfo;
+using ROCKSDB_NAMESPACE::LoudsSparse;
+using ROCKSDB_NAMESPACE::Slice;
+using ROCKSDB_NAMESPACE::Status;
+
+namespace {
+
+std::string BigEndian(uint64_t v) {
+  std::string s(8, '\0');
+  for (int i = 7; i >= 0; --i, v >>= 8) s[i] = static_cast<char>(v & 0xff);
+  return s;
+}
+
+struct Filter {
+  CraftMetadata metadata;
+  std::vector<LoudsSparse> tries;
+  size_t bytes = 0;
+};
+
+Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
+             uint32_t partition_size) {
+  CraftFilterOptions options;
+  options.partition_size = partition_size;
+  options.trie.real_suffix_bits = real_bits;
+  CraftFilterBuilder builder(options);
+  for (const std::string& k : keys) builder.Add(k, 0);
+  std::vector<std::string> partitions;
+  std::vector<CraftPartitionInfo> infos;
+  builder.Finish(&partitions, &infos);
+  std::string metadata;
+  CraftMetadata::Encode(infos, &metadata);
+  Filter f;
+  f.bytes = metadata.size();
+  f.tries.resize(partitions.size());
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    f.bytes += partitions[i].size();
+    Status s = LoudsSparse::Decode(partitions[i], &f.tries[i]);
+    if (!s.ok()) {
+      fprintf(stderr, "decode: %s\n", s.ToString().c_str());
+      exit(1);
+    }
+  }
+  Status s = CraftMetadata::Decode(metadata, &f.metadata);
+  if (!s.ok()) exit(1);
+  return f;
+}
+
+struct Query {
+  std::string lo, hi;
+};
+
+void Measure(const char* name, const std::vector<std::string>& keys,
+             const std::vector<Query>& queries, uint32_t real_bits,
+             uint32_t partition_size) {
+  Filter f = Build(keys, real_bits, partition_size);
+  CraftFilterReader reader(f.metadata);
+  auto loader = [&f](size_t i, const LoudsSparse** t) {
+    *t = &f.tries[i];
+    return Status::OK();
+  };
+  size_t empty = 0, fp = 0, false_negative = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (const Query& q : queries) {
+    const bool may = reader.RangeMayExist(q.lo, q.hi, loader);
+    auto it = std::lower_bound(keys.begin(), keys.end(), q.lo);
+    const bool truth = it != keys.end() && *it < q.hi;
+    if (!truth) {
+      ++empty;
+      fp += may;
+    } else if (!may) {
+      ++false_negative;
+    }
+  }
+  const double ns = std::chrono::duration<double, std::nano>(
+                        std::chrono::steady_clock::now() - start)
+                        .count() /
+                    static_cast<double>(queries.size());
+  printf(
+      "%-28s real=%-2u bits/key=%6.2f  empty=%7zu  FPR=%7.4f%%  "
+      "query=%6.0f ns%s\n",
+      name, real_bits, 8.0 * f.bytes / keys.size(), empty,
+      empty ? 100.0 * fp / empty : 0.0, ns,
+      false_negative ? "  FALSE NEGATIVES!" : "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t n = 1000000, q = 200000;
+  uint32_t partition = 16384;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--keys")) n = strtoull(argv[i + 1], nullptr, 10);
+    if (!strcmp(argv[i], "--queries")) q = strtoull(argv[i + 1], nullptr, 10);
+    if (!strcmp(argv[i], "--partition"))
+      partition = static_cast<uint32_t>(strtoul(argv[i + 1], nullptr, 10));
+  }
+  std::mt19937_64 rng(2026);
+
+  // Uniform 64-bit integers.
+  std::vector<uint64_t> ints(n);
+  for (auto& v : ints) v = rng();
+  std::sort(ints.begin(), ints.end());
+  ints.erase(std::unique(ints.begin(), ints.end()), ints.end());
+  std::vector<std::string> int_keys;
+  for (uint64_t v : ints) int_keys.push_back(BigEndian(v));
+  for (uint64_t width : {uint64_t{1}, uint64_t{32}, uint64_t{1024}}) {
+    std::vector<Query> queries;
+    for (size_t i = 0; i < q; ++i) {
+      const uint64_t lo = rng();
+      queries.push_back({BigEndian(lo), BigEndian(lo + width)});
+    }
+    for (uint32_t real : {0u, 2u, 4u, 8u}) {
+      char name[64];
+      snprintf(name, sizeof(name), "uint64 width 2^%d",
+               width == 1 ? 0 : (width == 32 ? 5 : 10));
+      Measure(name, int_keys, queries, real, partition);
+    }
+  }
+  {
+    std::vector<Query> queries;
+    for (size_t i = 0; i < q; ++i) {
+      const uint64_t base = ints[rng() % ints.size()];
+      const uint64_t lo = base + 1 + rng() % 64;
+      queries.push_back({BigEndian(lo), BigEndian(lo + 1)});
+    }
+    for (uint32_t real : {0u, 4u, 8u}) {
+      Measure("uint64 correlated (+1..64)", int_keys, queries, real, partition);
+    }
+  }
+
+  // Email-like text keys.
+  static const char* kDomains[] = {"example.com", "mail.example.org",
+                                   "corp.example.net", "x.example.io"};
+  std::vector<std::string> text;
+  for (size_t i = 0; i < n; ++i) {
+    std::string user;
+    const size_t len = 4 + rng() % 10;
+    for (size_t c = 0; c < len; ++c) user.push_back('a' + rng() % 26);
+    text.push_back(user + std::to_string(rng() % 1000) + "@" +
+                   kDomains[rng() % 4]);
+  }
+  std::sort(text.begin(), text.end());
+  text.erase(std::unique(text.begin(), text.end()), text.end());
+  std::vector<Query> text_queries;
+  for (size_t i = 0; i < q; ++i) {
+    std::string lo;
+    const size_t len = 4 + rng() % 10;
+    for (size_t c = 0; c < len; ++c) lo.push_back('a' + rng() % 26);
+    text_queries.push_back({lo, lo + "\xff"});  // Keys with prefix lo.
+  }
+  for (uint32_t real : {0u, 4u, 8u}) {
+    Measure("text prefix ranges", text, text_queries, real, partition);
+  }
+  return 0;
+}
