@@ -378,16 +378,18 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     return Found{};
   }
   std::vector<size_t> stack;
+  stack.reserve(16);
   std::string path;
+  path.reserve(target.size() + 8);
   size_t node = 0;
   for (size_t depth = 0;; ++depth) {
     if (prefix_key_.Get(node) && depth == target.size()) {
-      return Found{true, true, path, 0};  // The key equals the target.
+      return Found{true, true, std::move(path), 0};  // Equals the target.
     }
     const size_t start = NodeStart(node);
     const size_t end = NodeEnd(start);
     if (depth == target.size()) {
-      return Leftmost(start, depth, path);
+      return Leftmost(start, depth, std::move(path));
     }
     // First label >= the target's byte (labels rise within the node).
     const uint8_t byte = static_cast<uint8_t>(target[depth]);
@@ -404,11 +406,11 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     if (lo == end) {
       // Every key below this node is smaller: go past the node.
       stack[depth] = end - 1;
-      return Advance(&stack, depth, path);
+      return Advance(&stack, depth, std::move(path));
     }
     stack[depth] = lo;
     if (static_cast<uint8_t>(labels_[lo]) > byte) {
-      return Leftmost(lo, depth, path);
+      return Leftmost(lo, depth, std::move(path));
     }
     if (has_child_.Get(lo)) {
       path.push_back(labels_[lo]);
@@ -420,7 +422,7 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     const int cmp = CompareBits(RealSuffix(leaf),
                                 CraftRealBits(target, depth + 1, real_bits_));
     if (cmp < 0) {
-      return Advance(&stack, depth, path);
+      return Advance(&stack, depth, std::move(path));
     }
     path.push_back(labels_[lo]);
     return Found{true, false, std::move(path), leaf};
