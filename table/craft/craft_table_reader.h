@@ -42,6 +42,20 @@ class CraftTableReader {
   mutable std::vector<std::unique_ptr<LoudsSparse>> partitions_;
 };
 
+// The filter of a table file read straight from the file, whatever the
+// options say (sst_dump, tests): NotFound if the table has none.
+struct CraftFileFilter {
+  CraftMetadata metadata;
+  std::vector<LoudsSparse> partitions;
+  uint64_t bytes = 0;  // Partitions plus metadata.
+};
+Status ReadCraftFilterFromFile(const std::string& path, const Options& options,
+                               CraftFileFilter* filter);
+
+// A few lines for sst_dump --show_properties; empty without a filter.
+std::string DescribeCraftFilter(const std::string& path,
+                                const Options& options);
+
 // The check before an iterator's seek: false when the table provably holds
 // no key in [target, iterate_upper_bound) (forward) or
 // [iterate_lower_bound, target] (backward). Never for compaction reads.

@@ -2,7 +2,6 @@
 // flush, compaction), readable by a reader that knows nothing of it, and
 // without false negatives when read back.
 
-#include <fstream>
 #include <random>
 #include <set>
 
@@ -11,6 +10,7 @@
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "table/block_based/block_based_table_builder.h"
+#include "table/craft/craft_table_reader.h"
 #include "table/craft/craft_table_writer.h"
 #include "table/meta_blocks.h"
 
@@ -33,39 +33,14 @@ class CraftTableTest : public testing::Test {
     return options;
   }
 
-  // The filter of a table file, read straight from its bytes.
   Status ReadFilter(const std::string& path, const Options& options,
                     CraftMetadata* metadata,
                     std::vector<LoudsSparse>* partitions) {
-    std::unique_ptr<FSRandomAccessFile> file;
-    const auto& fs = options.env->GetFileSystem();
-    Status s = fs->NewRandomAccessFile(path, FileOptions(), &file, nullptr);
-    if (!s.ok()) return s;
-    uint64_t size = 0;
-    s = options.env->GetFileSize(path, &size);
-    if (!s.ok()) return s;
-    RandomAccessFileReader reader(std::move(file), path);
-    BlockHandle handle;
-    s = FindMetaBlockInFile(&reader, size, kBlockBasedTableMagicNumber,
-                            ImmutableOptions(options), ReadOptions(),
-                            CraftTableWriter::kMetaBlockName, &handle);
-    if (!s.ok()) return s;
-    std::ifstream in(path, std::ios::binary);
-    auto read = [&in](uint64_t offset, uint64_t n) {
-      std::string bytes(n, '\0');
-      in.seekg(static_cast<std::streamoff>(offset));
-      in.read(&bytes[0], static_cast<std::streamsize>(n));
-      return bytes;
-    };
-    s = CraftMetadata::Decode(read(handle.offset(), handle.size()), metadata);
-    if (!s.ok()) return s;
-    for (const CraftPartitionInfo& p : metadata->partitions()) {
-      LoudsSparse trie;
-      s = LoudsSparse::Decode(read(p.offset, p.size), &trie);
-      if (!s.ok()) return s;
-      partitions->push_back(std::move(trie));
-    }
-    return Status::OK();
+    CraftFileFilter filter;
+    Status s = ReadCraftFilterFromFile(path, options, &filter);
+    *metadata = filter.metadata;
+    *partitions = std::move(filter.partitions);
+    return s;
   }
 
   std::string dir_;
@@ -97,6 +72,8 @@ TEST_F(CraftTableTest, SstFileWriterTablesCarryAFilterAndStayReadable) {
   for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
   ASSERT_OK(it->status());
   EXPECT_EQ(n, keys.size() - (keys.size() + 6) / 7);
+  const std::string description = DescribeCraftFilter(path, options);
+  EXPECT_NE(description.find("keys: 5000"), std::string::npos) << description;
 
   CraftMetadata metadata;
   std::vector<LoudsSparse> partitions;
