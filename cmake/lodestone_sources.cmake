@@ -11,6 +11,7 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone/tombstone_candidates.cc
   # table/craft: the CRaFT range filter
   table/craft/craft_filter.cc
+  table/craft/craft_key_count.cc
   table/craft/craft_table_reader.cc
   table/craft/craft_table_writer.cc
   table/craft/louds_sparse.cc
@@ -32,6 +33,7 @@ endforeach()
 
 # Our public headers install next to upstream's.
 install(FILES
+  ${LODESTONE_ROOT}/include/rocksdb/craft_filter.h
   ${LODESTONE_ROOT}/include/rocksdb/location_cache.h
   COMPONENT devel
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rocksdb)

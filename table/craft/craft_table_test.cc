@@ -7,6 +7,7 @@
 
 #include "db/db_test_util.h"
 #include "file/random_access_file_reader.h"
+#include "rocksdb/craft_filter.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "table/block_based/block_based_table_builder.h"
@@ -139,6 +140,13 @@ TEST_F(CraftTableTest, FlushedAndCompactedTablesVerify) {
   }
   std::string value;
   ASSERT_OK(db->Get(ReadOptions(), "k70", &value));
+  // Key counts from the filters' metadata alone.
+  uint64_t all = 0, none = 0;
+  ASSERT_OK(EstimateKeysInRange(db.get(), nullptr, "k", "l", &all));
+  EXPECT_GE(all, 3000u * 6 / 10);
+  EXPECT_LE(all, 3000u);
+  ASSERT_OK(EstimateKeysInRange(db.get(), nullptr, "x", "y", &none));
+  EXPECT_EQ(none, 0u);
   db.reset();
   ASSERT_OK(DestroyDB(dbname, options));
 }
