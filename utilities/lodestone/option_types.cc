@@ -10,8 +10,66 @@ namespace ROCKSDB_NAMESPACE {
 namespace {
 using LocationCachePtr = std::shared_ptr<LocationCache>;
 
+// An unset cache serializes to nothing, which leaves the option out.
 std::string Serialize(const LocationCachePtr& cache) {
-  return cache ? cache->ToString() : kNullptrString;
+  return cache ? cache->ToString() : std::string();
+}
+
+// Serializes like a plain option of `type`, or to nothing at the default.
+template <typename T>
+class SerializeUnlessDefault {
+ public:
+  SerializeUnlessDefault(OptionType type, T default_value)
+      : type_(type), default_value_(default_value) {}
+
+  Status operator()(const ConfigOptions& opts, const std::string& name,
+                    const void* addr, std::string* value) const {
+    if (*static_cast<const T*>(addr) == default_value_) {
+      value->clear();
+      return Status::OK();
+    }
+    // Offset 0: `addr` already points at the field.
+    return OptionTypeInfo(0, type_, OptionVerificationType::kNormal,
+                          OptionTypeFlags::kNone)
+        .Serialize(opts, name, addr, value);
+  }
+
+ private:
+  OptionType type_;
+  T default_value_;
+};
+
+// Parses like a plain option of `type`; an empty value (what some
+// serializers write for an omitted option) means the default.
+template <typename T>
+class ParseOrDefault {
+ public:
+  ParseOrDefault(OptionType type, T default_value)
+      : type_(type), default_value_(default_value) {}
+
+  Status operator()(const ConfigOptions& opts, const std::string& name,
+                    const std::string& value, void* addr) const {
+    if (value.empty()) {
+      *static_cast<T*>(addr) = default_value_;
+      return Status::OK();
+    }
+    return OptionTypeInfo(0, type_, OptionVerificationType::kNormal,
+                          OptionTypeFlags::kNone)
+        .Parse(opts, name, value, addr);
+  }
+
+ private:
+  OptionType type_;
+  T default_value_;
+};
+
+template <typename T>
+OptionTypeInfo OmittedWhileDefault(int offset, OptionType type,
+                                   OptionTypeFlags flags, T default_value) {
+  OptionTypeInfo info(offset, type, OptionVerificationType::kNormal, flags);
+  info.SetSerializeFunc(SerializeUnlessDefault<T>(type, default_value));
+  info.SetParseFunc(ParseOrDefault<T>(type, default_value));
+  return info;
 }
 
 Status ParseLocationCache(const ConfigOptions& opts,
@@ -49,6 +107,29 @@ OptionTypeInfo LocationCacheOptionTypeInfo(int offset) {
       .SetSerializeFunc(SerializeLocationCache)
       .SetEqualsFunc(LocationCachesEqual);
   return info;
+}
+
+OptionTypeInfo LodestoneBoolOption(int offset, OptionTypeFlags flags,
+                                   bool default_value) {
+  return OmittedWhileDefault(offset, OptionType::kBoolean, flags,
+                             default_value);
+}
+
+OptionTypeInfo LodestoneUInt32Option(int offset, OptionTypeFlags flags,
+                                     uint32_t default_value) {
+  return OmittedWhileDefault(offset, OptionType::kUInt32T, flags,
+                             default_value);
+}
+
+OptionTypeInfo LodestoneUInt64Option(int offset, OptionTypeFlags flags,
+                                     uint64_t default_value) {
+  return OmittedWhileDefault(offset, OptionType::kUInt64T, flags,
+                             default_value);
+}
+
+OptionTypeInfo LodestoneDoubleOption(int offset, OptionTypeFlags flags,
+                                     double default_value) {
+  return OmittedWhileDefault(offset, OptionType::kDouble, flags, default_value);
 }
 
 std::string DescribeLocationCache(const LocationCache* cache) {

@@ -18,4 +18,18 @@ OptionTypeInfo LocationCacheOptionTypeInfo(int offset);
 // One line for the options dump in the LOG.
 std::string DescribeLocationCache(const LocationCache* cache);
 
+// Plain Lodestone options that stay out of serialized options (OPTIONS
+// files, GetString*Options) while they hold their default: with every
+// Lodestone option off, OPTIONS files read exactly like stock's, so stock
+// tools (ldb, LoadLatestOptions) open the DB. A set option is written and
+// read back as usual.
+OptionTypeInfo LodestoneBoolOption(int offset, OptionTypeFlags flags,
+                                   bool default_value);
+OptionTypeInfo LodestoneUInt32Option(int offset, OptionTypeFlags flags,
+                                     uint32_t default_value);
+OptionTypeInfo LodestoneUInt64Option(int offset, OptionTypeFlags flags,
+                                     uint64_t default_value);
+OptionTypeInfo LodestoneDoubleOption(int offset, OptionTypeFlags flags,
+                                     double default_value);
+
 }  // namespace ROCKSDB_NAMESPACE

@@ -5,6 +5,7 @@
 
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
@@ -116,6 +117,30 @@ TEST_F(LodestoneOptionsTest, OptionsFileRoundTripAndSetOptions) {
       loaded_cfs[0].options.table_factory->GetOptions<BlockBasedTableOptions>();
   ASSERT_NE(loaded_table, nullptr);
   EXPECT_TRUE(loaded_table->craft_range_filter);
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
+// With every Lodestone option at its default the OPTIONS file names none of
+// them, so stock RocksDB's tools load it.
+TEST_F(LodestoneOptionsTest, OptionsFileOmitsDefaults) {
+  const std::string dbname =
+      test::PerThreadDBPath("lodestone_options_defaults");
+  Options options;
+  options.create_if_missing = true;
+  ASSERT_OK(DestroyDB(dbname, options));
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  delete raw;
+  std::string file;
+  ASSERT_OK(GetLatestOptionsFileName(dbname, Env::Default(), &file));
+  std::string content;
+  ASSERT_OK(ReadFileToString(Env::Default(), dbname + "/" + file, &content));
+  for (const char* name :
+       {"location_cache", "verify_initial_puts", "craft_",
+        "min_tombstones_for_range_conversion", "delete_persistence_threshold",
+        "tombstone_density"}) {
+    EXPECT_EQ(content.find(name), std::string::npos) << name;
+  }
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
