@@ -117,26 +117,28 @@ TEST(OpsTest, GeneratorIsDeterministic) {
 
 // ---- The harness on stock option sets ----
 
-TEST(DifferentialTest, FixedSeeds) {
-  const auto sets = ParseSets(flags.sets);
+// Runs seeds 1..4 of `sets` and hands each passing result to `check`.
+void RunFixedSeeds(const std::vector<OptionSet>& sets, const std::string& dir,
+                   const std::function<void(const RunResult&)>& check = {}) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
-    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
-                          TestDir("differential"));
+    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets, TestDir(dir));
     ASSERT_TRUE(r.ok()) << "seed " << seed;
+    if (check) check(r);
   }
 }
 
+TEST(DifferentialTest, FixedSeeds) {
+  RunFixedSeeds(ParseSets(flags.sets), "differential");
+}
+
 TEST(DifferentialTest, InitialPuts) {
-  const auto sets = ParseSets("baseline,initial_put,initial_put_universal");
   uint64_t pruned = 0;
-  for (uint64_t seed = 1; seed <= 4; ++seed) {
-    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
-                          TestDir("differential_initial"));
-    ASSERT_TRUE(r.ok()) << "seed " << seed;
-    EXPECT_EQ(r.chains_pruned["baseline"], 0u);
-    pruned += r.chains_pruned["initial_put"];
-    EXPECT_GT(r.chains_pruned["initial_put_universal"], 0u);
-  }
+  RunFixedSeeds(ParseSets("baseline,initial_put,initial_put_universal"),
+                "differential_initial", [&](const RunResult& r) {
+                  EXPECT_EQ(r.chains_pruned.at("baseline"), 0u);
+                  pruned += r.chains_pruned.at("initial_put");
+                  EXPECT_GT(r.chains_pruned.at("initial_put_universal"), 0u);
+                });
   // The feature was exercised, not just carried along.
   EXPECT_GT(pruned, 20u);
   fprintf(stderr, "initial-put chains pruned over 4 seeds: %llu\n",
@@ -144,12 +146,7 @@ TEST(DifferentialTest, InitialPuts) {
 }
 
 TEST(DifferentialTest, CraftFilter) {
-  const auto sets = ParseSets("baseline,craft");
-  for (uint64_t seed = 1; seed <= 4; ++seed) {
-    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
-                          TestDir("differential_craft"));
-    ASSERT_TRUE(r.ok()) << "seed " << seed;
-  }
+  RunFixedSeeds(ParseSets("baseline,craft"), "differential_craft");
 }
 
 // ---- The harness catches planted bugs ----
