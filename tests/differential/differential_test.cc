@@ -216,8 +216,12 @@ int main(int argc, char** argv) {
   using lodestone_test::flags;
   std::vector<char*> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
+    // Accepts both "--name value" and "--name=value".
     auto value = [&](const char* name) -> const char* {
-      if (strcmp(argv[i], name) == 0 && i + 1 < argc) return argv[++i];
+      const size_t n = strlen(name);
+      if (strncmp(argv[i], name, n) != 0) return nullptr;
+      if (argv[i][n] == '=') return argv[i] + n + 1;
+      if (argv[i][n] == '\0' && i + 1 < argc) return argv[++i];
       return nullptr;
     };
     if (const char* v = value("--seeds")) {
