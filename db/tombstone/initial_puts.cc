@@ -56,7 +56,10 @@ class InitialPutCounterFactory : public InternalTblPropCollFactory {
       uint32_t /*column_family_id*/, int /*level_at_creation*/,
       int /*num_levels*/,
       SequenceNumber /*last_level_inclusive_max_seqno_threshold*/) override {
-    return new InitialPutCounter();
+    // Until this process has seen an initial put no table can gain one, and
+    // flushes and compactions skip the per-key check (upstream drops null
+    // collectors).
+    return InitialPutsWritten() ? new InitialPutCounter() : nullptr;
   }
   const char* Name() const override { return "InitialPutCounterFactory"; }
 };
@@ -104,6 +107,9 @@ bool CompactionInputMayHoldInitialPuts(const Compaction* compaction) {
               : nullptr;
       // A table whose properties are not at hand may hold initial puts.
       if (props == nullptr || InitialPutsInTable(*props) > 0) {
+        // Its outputs carry them on and must be counted (after a reopen no
+        // write may have set the flag yet).
+        NoteInitialPutWritten();
         return true;
       }
     }

@@ -20,7 +20,8 @@ class Statistics;
 struct TableProperties;
 
 // Called when an initial put enters a memtable in this process (a write or
-// WAL replay). Process-wide: a memtable may only hold initial puts after it.
+// WAL replay) or a compaction reads a table holding them. Process-wide:
+// memtables and new tables may only hold initial puts after it.
 void NoteInitialPutWritten();
 bool InitialPutsWritten();
 
@@ -29,7 +30,8 @@ bool InitialPutsWritten();
 extern const char* const kInitialPutsProperty;
 
 // The internal property collector that writes kInitialPutsProperty; added to
-// every column family's internal collectors (patch 0007).
+// every column family's internal collectors (patch 0009). It creates no
+// collector until InitialPutsWritten(), so stock workloads pay nothing.
 InternalTblPropCollFactory* NewInitialPutCounterFactory();
 
 // The number of initial puts a table's properties record (0 when absent).
