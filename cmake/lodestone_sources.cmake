@@ -8,7 +8,9 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone/initial_put_contract.cc
   db/tombstone/initial_puts.cc
   db/tombstone/put_initial_api.cc
+  db/tombstone/read_path_range_tombstones.cc
   db/tombstone/tombstone_candidates.cc
+  db/tombstone/tombstone_deadline_timer.cc
   # table/craft: the CRaFT range filter
   table/craft/craft_filter.cc
   table/craft/craft_key_count.cc

@@ -72,3 +72,7 @@ lodestone_gtest(craft_filter_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_filter_test.cc)
 lodestone_gtest(craft_table_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)
+
+# db/tombstone: scan-time tombstone-run conversion.
+lodestone_gtest(read_path_range_tombstone_test
+  SOURCES ${LODESTONE_ROOT}/db/tombstone/read_path_range_tombstone_test.cc)

@@ -49,3 +49,7 @@ lodestone_upstream_test(
   utilities/write_batch_with_index/write_batch_with_index_test.cc)
 lodestone_upstream_test(db/db_compaction_test.cc
   FILTER "*Delet*:*Bottommost*:*SingleDelete*:*CompactionFilter*:*ManualCompaction*")
+# Scan-time tombstone-run conversion patches DBIter, ArenaWrappedDBIter and
+# DBImpl::NewIteratorImpl: the iterator tests and range deletions.
+lodestone_upstream_test(db/db_iterator_test.cc)
+lodestone_upstream_test(db/db_range_del_test.cc FILTER "-*Slow*:*Large*")

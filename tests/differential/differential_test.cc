@@ -145,6 +145,18 @@ TEST(DifferentialTest, InitialPuts) {
           static_cast<unsigned long long>(pruned));
 }
 
+TEST(DifferentialTest, TombstoneRunConversion) {
+  uint64_t converted = 0;
+  RunFixedSeeds(ParseSets("baseline,conversion,all_features"),
+                "differential_conversion", [&](const RunResult& r) {
+                  EXPECT_EQ(r.runs_converted.at("baseline"), 0u);
+                  converted += r.runs_converted.at("conversion");
+                });
+  EXPECT_GT(converted, 20u);
+  fprintf(stderr, "tombstone runs converted over 4 seeds: %llu\n",
+          static_cast<unsigned long long>(converted));
+}
+
 TEST(DifferentialTest, CraftFilter) {
   RunFixedSeeds(ParseSets("baseline,craft"), "differential_craft");
 }

@@ -133,6 +133,13 @@ class DbUnderTest {
                                : 0;
   }
 
+  uint64_t RunsConverted() const {
+    return options_.statistics
+               ? options_.statistics->getTickerCount(
+                     ROCKSDB_NAMESPACE::READ_PATH_RANGE_TOMBSTONES_INSERTED)
+               : 0;
+  }
+
   void Destroy() {
     Close();
     ROCKSDB_NAMESPACE::DestroyDB(path_, options_).PermitUncheckedError();
@@ -374,6 +381,7 @@ RunResult RunOps(const std::vector<Op>& ops,
   }
   for (auto& db : dbs) {
     result.chains_pruned[db->name()] = db->ChainsPruned();
+    result.runs_converted[db->name()] = db->RunsConverted();
     db->Destroy();
   }
   return result;

@@ -26,6 +26,8 @@ struct OptionSet {
   // Write initial puts with PutInitial (else as plain Put), and put them in
   // the op mix.
   bool initial_puts = false;
+  // Put more deletes in the op mix, so that scans meet tombstone runs.
+  bool tombstone_runs = false;
 };
 
 // The first read whose answer differs from the model's.
@@ -41,6 +43,9 @@ struct RunResult {
   // Per option set: the chains of initial puts its DB pruned (proof that a
   // feature under test did something).
   std::map<std::string, uint64_t> chains_pruned;
+  // Per option set: range tombstones its scans synthesized from tombstone
+  // runs (min_tombstones_for_range_conversion).
+  std::map<std::string, uint64_t> runs_converted;
   bool diverged = false;
   Divergence divergence;
   std::string error;  // A failed write or open: also a failure.

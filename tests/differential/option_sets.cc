@@ -1,5 +1,6 @@
 #include "tests/differential/option_sets.h"
 
+#include <algorithm>
 #include <map>
 
 #include "rocksdb/compaction_filter.h"
@@ -74,6 +75,27 @@ std::map<std::string, OptionSet> Registry() {
          o->table_factory.reset(NewBlockBasedTableFactory(table));
        }});
 
+  // Scan-time tombstone-run conversion with the smallest useful threshold,
+  // so that nearly every scan over deletes inserts a range tombstone.
+  OptionSet conversion{"conversion", [](Options* o) {
+                         o->min_tombstones_for_range_conversion = 2;
+                       }};
+  conversion.tombstone_runs = true;
+  add(conversion);
+
+  // Everything at once: initial puts, CRaFT and conversion.
+  OptionSet all{"all_features", [](Options* o) {
+                  o->verify_initial_puts = true;
+                  o->min_tombstones_for_range_conversion = 3;
+                  BlockBasedTableOptions table;
+                  table.craft_range_filter = true;
+                  table.craft_partition_size = 256;
+                  o->table_factory.reset(NewBlockBasedTableFactory(table));
+                }};
+  all.initial_puts = true;
+  all.tombstone_runs = true;
+  add(all);
+
   // Planted bugs, for the harness's self-test.
   OptionSet dropped_delete{"planted_drop_delete", nullptr};
   dropped_delete.drop_nth_delete = 7;
@@ -108,6 +130,10 @@ OpMix MixFor(const std::vector<OptionSet>& sets) {
       // Queue-like churn: many initial puts, updates and deletes.
       mix.put_initial = 25;
       mix.del = 18;
+    }
+    if (set.tombstone_runs) {
+      mix.del = std::max(mix.del, 20);
+      mix.delete_range = 3;
     }
   }
   return mix;

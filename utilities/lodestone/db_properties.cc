@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "db/column_family.h"
+#include "db/tombstone/read_path_range_tombstones.h"
 #include "db/version_set.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -73,6 +74,10 @@ bool GetLodestoneProperty(ColumnFamilyData* cfd, const Slice& name,
   }
   if (name == kTombstonesPerLevelProperty) {
     *value = TombstonesPerLevel(*cfd->current()->storage_info());
+    return true;
+  }
+  if (name == kReadPathRangeTombstonesProperty) {
+    *value = ReadPathRangeTombstonesReport(cfd);
     return true;
   }
   return false;

@@ -4,6 +4,10 @@
 //       per level: files, entries, point tombstones, range tombstones, and
 //       the tombstone share of entries; then totals.
 //
+//   rocksdb.lodestone.read-path-range-tombstones
+//       scan-time tombstone-run conversion: the option's value, range
+//       tombstones inserted and attempts discarded by this column family.
+//
 // Names and formats are listed in docs/properties.md.
 
 #pragma once

@@ -46,6 +46,9 @@ def validate(scenario, where="scenario"):
     for step in scenario["steps"]:
         if "name" not in step or "benchmarks" not in step:
             raise ScenarioError("%s: a step needs name and benchmarks" % where)
+        if step.get("binary", "stock") not in ("stock", "lodestone"):
+            raise ScenarioError("%s: step %r: binary must be stock|lodestone" %
+                                (where, step["name"]))
 
 
 def format_flag(key, value):

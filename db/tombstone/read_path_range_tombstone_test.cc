@@ -1,0 +1,477 @@
+// Scan-time conversion of tombstone runs into a range tombstone
+// (min_tombstones_for_range_conversion): what gets converted, what is
+// refused, and that no read at any sequence number changes.
+
+#include <atomic>
+#include <thread>
+
+#include "db/db_test_util.h"
+#include "db/tombstone/read_path_range_tombstones.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/sst_file_writer.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class ReadPathRangeTombstoneTest : public DBTestBase {
+ public:
+  ReadPathRangeTombstoneTest()
+      : DBTestBase("read_path_range_tombstone_test", /*env_do_fsync=*/false) {}
+
+ protected:
+  static std::string Key(int i) {
+    char buf[16];
+    snprintf(buf, sizeof(buf), "k%04d", i);
+    return buf;
+  }
+
+  void Open(uint32_t threshold) {
+    options_ = CurrentOptions();
+    options_.create_if_missing = true;
+    options_.disable_auto_compactions = true;
+    options_.statistics = CreateDBStatistics();
+    options_.min_tombstones_for_range_conversion = threshold;
+    DestroyAndReopen(options_);
+  }
+
+  // Keys [0, n) in a file, then Deletes of [from, to) in the memtable.
+  void FillAndDelete(int n, int from, int to) {
+    for (int i = 0; i < n; i++) {
+      ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+    }
+    ASSERT_OK(Flush());
+    for (int i = from; i < to; i++) {
+      ASSERT_OK(Delete(Key(i)));
+    }
+  }
+
+  uint64_t Inserted() {
+    return options_.statistics->getTickerCount(
+        READ_PATH_RANGE_TOMBSTONES_INSERTED);
+  }
+  uint64_t Discarded() {
+    return options_.statistics->getTickerCount(
+        READ_PATH_RANGE_TOMBSTONES_DISCARDED);
+  }
+
+  // All keys, forward or backward, and how many point tombstones the scan
+  // stepped over.
+  std::vector<std::string> Scan(bool forward, const ReadOptions& ro,
+                                uint64_t* tombstones_skipped = nullptr) {
+    SetPerfLevel(kEnableCount);
+    get_perf_context()->Reset();
+    std::vector<std::string> keys;
+    std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+    if (forward) {
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        keys.push_back(it->key().ToString());
+      }
+    } else {
+      for (it->SeekToLast(); it->Valid(); it->Prev()) {
+        keys.push_back(it->key().ToString());
+      }
+      std::reverse(keys.begin(), keys.end());
+    }
+    EXPECT_OK(it->status());
+    if (tombstones_skipped != nullptr) {
+      *tombstones_skipped = get_perf_context()->internal_delete_skipped_count;
+    }
+    SetPerfLevel(kDisable);
+    return keys;
+  }
+
+  static std::vector<std::string> Expected(int n, int from, int to) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; i++) {
+      if (i < from || i >= to) {
+        keys.push_back(Key(i));
+      }
+    }
+    return keys;
+  }
+
+  // Range tombstones in the mutable memtable.
+  int RangeTombstones() {
+    auto* cfh =
+        static_cast<ColumnFamilyHandleImpl*>(db_->DefaultColumnFamily());
+    return static_cast<int>(cfh->cfd()->mem()->NumRangeDeletion());
+  }
+
+  Options options_;
+};
+
+class ReadPathRangeTombstoneDirectionTest
+    : public ReadPathRangeTombstoneTest,
+      public testing::WithParamInterface<bool> {};
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, ConvertsARunOnce) {
+  const bool forward = GetParam();
+  Open(8);
+  const Snapshot* before = db_->GetSnapshot();
+  FillAndDelete(100, 10, 50);
+  const Snapshot* after_deletes = db_->GetSnapshot();
+
+  uint64_t skipped = 0;
+  EXPECT_EQ(Scan(forward, ReadOptions(), &skipped), Expected(100, 10, 50));
+  EXPECT_EQ(skipped, 40u);
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Discarded(), 0u);
+  EXPECT_EQ(RangeTombstones(), 1);
+
+  // Later scans skip the run in one step and convert nothing more. (The
+  // newest Delete shares the read sequence number, so the range tombstone
+  // does not cover it.)
+  EXPECT_EQ(Scan(forward, ReadOptions(), &skipped), Expected(100, 10, 50));
+  EXPECT_LE(skipped, 1u);
+  EXPECT_EQ(Inserted(), 1u);
+
+  // Nothing changed for readers at older or equal sequence numbers...
+  ReadOptions ro;
+  ro.snapshot = before;
+  EXPECT_TRUE(Scan(forward, ro).empty());
+  ro.snapshot = after_deletes;
+  EXPECT_EQ(Scan(forward, ro), Expected(100, 10, 50));
+  // ... nor for point reads, nor after the run is written again.
+  for (int i = 0; i < 100; i++) {
+    EXPECT_EQ(Get(Key(i)),
+              i >= 10 && i < 50 ? "NOT_FOUND" : "v" + std::to_string(i));
+  }
+  ASSERT_OK(Put(Key(20), "again"));
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Get(Key(20)), "again");
+  EXPECT_EQ(Get(Key(21)), "NOT_FOUND");
+  std::vector<std::string> expected = Expected(100, 10, 50);
+  expected.insert(expected.begin() + 10, Key(20));
+  EXPECT_EQ(Scan(forward, ReadOptions()), expected);
+
+  db_->ReleaseSnapshot(before);
+  db_->ReleaseSnapshot(after_deletes);
+}
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, ShortRunsAreLeftAlone) {
+  const bool forward = GetParam();
+  Open(8);
+  FillAndDelete(100, 10, 17);  // 7 tombstones
+  EXPECT_EQ(Scan(forward, ReadOptions()), Expected(100, 10, 17));
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(RangeTombstones(), 0);
+}
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, RunInterruptedByALiveKeyBelow) {
+  // A live key in an older file splits what the memtable shows as one run.
+  const bool forward = GetParam();
+  Open(4);
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Put(Key(i), "v"));
+  }
+  ASSERT_OK(Put(Key(19) + "x", "live"));
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(1);
+  for (int i = 10; i < 30; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  std::vector<std::string> expected = Expected(100, 10, 30);
+  expected.insert(expected.begin() + 10, Key(19) + "x");
+  EXPECT_EQ(Scan(forward, ReadOptions()), expected);
+  EXPECT_EQ(Inserted(), 2u);
+  EXPECT_EQ(Scan(forward, ReadOptions()), expected);
+  EXPECT_EQ(Get(Key(19) + "x"), "live");
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Scan(forward, ReadOptions()), expected);
+}
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, RunEndingAtTheEdgeOfData) {
+  // No live key past the run: the last key examined bounds it.
+  const bool forward = GetParam();
+  Open(4);
+  FillAndDelete(40, forward ? 20 : 0, forward ? 40 : 20);
+  EXPECT_EQ(Scan(forward, ReadOptions()),
+            Expected(40, forward ? 20 : 0, forward ? 40 : 20));
+  EXPECT_EQ(Inserted(), 1u);
+  // A key written past the old edge is not covered.
+  ASSERT_OK(Put(forward ? "k9999" : "a", "new"));
+  EXPECT_EQ(Get(forward ? "k9999" : "a"), "new");
+  uint64_t skipped = 0;
+  EXPECT_EQ(Scan(forward, ReadOptions(), &skipped).size(), 21u);
+  EXPECT_LE(skipped, 2u);
+}
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, BoundsLimitTheRun) {
+  const bool forward = GetParam();
+  Open(4);
+  FillAndDelete(100, 10, 50);
+  std::string lower = Key(30), upper = Key(30);
+  ReadOptions ro;
+  if (forward) {
+    ro.iterate_upper_bound = new Slice(upper);
+  } else {
+    ro.iterate_lower_bound = new Slice(lower);
+  }
+  std::vector<std::string> keys = Scan(forward, ro);
+  EXPECT_EQ(keys.size(), forward ? 10u : 50u);
+  EXPECT_EQ(Inserted(), 1u);
+  delete ro.iterate_upper_bound;
+  delete ro.iterate_lower_bound;
+  // Tombstones outside the bounded scan were not covered: the full scan
+  // still steps over them (and converts them).
+  uint64_t skipped = 0;
+  EXPECT_EQ(Scan(forward, ReadOptions(), &skipped), Expected(100, 10, 50));
+  EXPECT_GE(skipped, 19u);
+  EXPECT_EQ(Scan(forward, ReadOptions(), &skipped), Expected(100, 10, 50));
+  EXPECT_LE(skipped, 2u);
+}
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, SnapshotOlderThanTheMemtable) {
+  const bool forward = GetParam();
+  Open(4);
+  FillAndDelete(100, 10, 50);
+  const Snapshot* snap = db_->GetSnapshot();
+  ASSERT_OK(Put("zzz", "after the snapshot"));
+  ASSERT_OK(Flush());  // the new memtable starts after the snapshot
+  ReadOptions ro;
+  ro.snapshot = snap;
+  EXPECT_EQ(Scan(forward, ro), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 1u);
+  db_->ReleaseSnapshot(snap);
+}
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, FlushAfterTheIteratorStarted) {
+  const bool forward = GetParam();
+  Open(4);
+  FillAndDelete(100, 10, 50);
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  ASSERT_OK(Flush());
+  int n = 0;
+  if (forward) {
+    for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
+  } else {
+    for (it->SeekToLast(); it->Valid(); it->Prev()) n++;
+  }
+  ASSERT_OK(it->status());
+  EXPECT_EQ(n, 60);
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 1u);
+  it.reset();
+  EXPECT_EQ(Scan(forward, ReadOptions()), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 1u);
+}
+
+TEST_P(ReadPathRangeTombstoneDirectionTest, IngestionAfterTheIteratorStarted) {
+  // An ingested file lands below the memtable with a sequence number the
+  // iterator never saw: the conversion must be refused.
+  const bool forward = GetParam();
+  Open(4);
+  FillAndDelete(100, 10, 50);
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+
+  std::string file = dbname_ + "/ingest.sst";
+  SstFileWriter writer(EnvOptions(), options_);
+  ASSERT_OK(writer.Open(file));
+  ASSERT_OK(writer.Put(Key(20) + "i", "ingested"));
+  ASSERT_OK(writer.Finish());
+  ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
+
+  if (forward) {
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    }
+  } else {
+    for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    }
+  }
+  ASSERT_OK(it->status());
+  it.reset();
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Get(Key(20) + "i"), "ingested");
+  EXPECT_EQ(Scan(forward, ReadOptions()).size(), 61u);
+  EXPECT_EQ(Get(Key(20) + "i"), "ingested");
+}
+
+INSTANTIATE_TEST_CASE_P(Direction, ReadPathRangeTombstoneDirectionTest,
+                        testing::Bool(),
+                        [](const testing::TestParamInfo<bool>& param_info) {
+                          return param_info.param ? "Forward" : "Reverse";
+                        });
+
+TEST_F(ReadPathRangeTombstoneTest, MixedDeleteKinds) {
+  Open(4);
+  for (int i = 0; i < 40; i++) {
+    ASSERT_OK(Put(Key(i), "v"));
+  }
+  ASSERT_OK(Flush());
+  for (int i = 10; i < 30; i++) {
+    ASSERT_OK(i % 2 ? Delete(Key(i)) : SingleDelete(Key(i)));
+  }
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(40, 10, 30));
+  EXPECT_EQ(Inserted(), 1u);
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(40, 10, 30));
+}
+
+TEST_F(ReadPathRangeTombstoneTest, SetOptionsTogglesIt) {
+  Open(0);
+  FillAndDelete(100, 10, 20);
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 20));
+  EXPECT_EQ(Inserted(), 0u);
+
+  ASSERT_OK(dbfull()->SetOptions({{"min_tombstones_for_range_conversion", "5"}}));
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 20));
+  EXPECT_EQ(Inserted(), 1u);
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
+                               &prop));
+  EXPECT_NE(prop.find("min_tombstones_for_range_conversion: 5"),
+            std::string::npos);
+  EXPECT_NE(prop.find("inserted: 1"), std::string::npos);
+
+  ASSERT_OK(dbfull()->SetOptions({{"min_tombstones_for_range_conversion", "0"}}));
+  for (int i = 60; i < 80; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  EXPECT_EQ(Scan(false, ReadOptions()).size(), 70u);
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Discarded(), 0u);
+}
+
+TEST_F(ReadPathRangeTombstoneTest, ReadsThatMayHideKeysNeverConvert) {
+  options_ = CurrentOptions();
+  options_.create_if_missing = true;
+  options_.disable_auto_compactions = true;
+  options_.statistics = CreateDBStatistics();
+  options_.min_tombstones_for_range_conversion = 2;
+  options_.prefix_extractor.reset(NewFixedPrefixTransform(2));
+  DestroyAndReopen(options_);
+  FillAndDelete(100, 10, 50);
+
+  ReadOptions prefix_ro;  // legacy prefix iteration
+  prefix_ro.prefix_same_as_start = true;
+  std::unique_ptr<Iterator> it(db_->NewIterator(prefix_ro));
+  for (it->Seek(Key(0)); it->Valid(); it->Next()) {
+  }
+  ASSERT_OK(it->status());
+
+  ReadOptions filtered;
+  filtered.total_order_seek = true;
+  filtered.table_filter = [](const TableProperties&) { return true; };
+  EXPECT_EQ(Scan(true, filtered), Expected(100, 10, 50));
+
+  ReadOptions tailing;
+  tailing.tailing = true;
+  tailing.total_order_seek = true;
+  EXPECT_EQ(Scan(true, tailing), Expected(100, 10, 50));
+
+  ReadOptions cache_only;
+  cache_only.total_order_seek = true;
+  cache_only.read_tier = kBlockCacheTier;
+  it.reset(db_->NewIterator(cache_only));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  }
+  it.reset();
+
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 0u);
+
+  ReadOptions total;
+  total.total_order_seek = true;
+  EXPECT_EQ(Scan(true, total), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 1u);
+}
+
+TEST_F(ReadPathRangeTombstoneTest, ConcurrentWritersIntoTheRun) {
+  // Writers keep putting keys into deleted runs while readers scan and
+  // convert. Every acknowledged write must stay visible.
+  Open(2);
+  const int kKeys = 400;
+  for (int i = 0; i < kKeys; i++) {
+    ASSERT_OK(Put(Key(i), "v"));
+  }
+  ASSERT_OK(Flush());
+  for (int i = 0; i < kKeys; i++) {
+    if (i % 50 >= 5) {
+      ASSERT_OK(Delete(Key(i)));
+    }
+  }
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> written{0};
+  std::thread writer([&] {
+    Random rnd(301);
+    for (int n = 0; n < 3000; n++) {
+      std::string k = Key(static_cast<int>(rnd.Uniform(kKeys))) + "w" +
+                      std::to_string(n);
+      ASSERT_OK(db_->Put(WriteOptions(), k, "w"));
+      written.store(n + 1);
+      if (n % 1000 == 999) {
+        ASSERT_OK(db_->Flush(FlushOptions()));
+      }
+      if (n % 97 == 0) {
+        ASSERT_OK(db_->Delete(WriteOptions(), Key(rnd.Uniform(kKeys))));
+      }
+    }
+    stop.store(true);
+  });
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 2; t++) {
+    readers.emplace_back([&, t] {
+      while (!stop.load()) {
+        std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+        if (t == 0) {
+          for (it->SeekToFirst(); it->Valid(); it->Next()) {
+          }
+        } else {
+          for (it->SeekToLast(); it->Valid(); it->Prev()) {
+          }
+        }
+        ASSERT_OK(it->status());
+      }
+    });
+  }
+  writer.join();
+  for (auto& r : readers) {
+    r.join();
+  }
+  EXPECT_GT(Inserted(), 0u);
+
+  // Replay the writer's key choices and check each acknowledged write.
+  Random rnd(301);
+  for (int n = 0; n < written.load(); n++) {
+    std::string k = Key(static_cast<int>(rnd.Uniform(kKeys))) + "w" +
+                    std::to_string(n);
+    EXPECT_EQ(Get(k), "w") << k;
+    if (n % 97 == 0) {
+      rnd.Uniform(kKeys);
+    }
+  }
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  rnd.Reset(301);
+  for (int n = 0; n < written.load(); n++) {
+    std::string k = Key(static_cast<int>(rnd.Uniform(kKeys))) + "w" +
+                    std::to_string(n);
+    EXPECT_EQ(Get(k), "w") << k;
+    if (n % 97 == 0) {
+      rnd.Uniform(kKeys);
+    }
+  }
+}
+
+TEST_F(ReadPathRangeTombstoneTest, OffByDefaultWritesNothing) {
+  Options defaults;
+  EXPECT_EQ(defaults.min_tombstones_for_range_conversion, 0u);
+  Open(0);
+  FillAndDelete(100, 0, 100);
+  EXPECT_TRUE(Scan(true, ReadOptions()).empty());
+  EXPECT_TRUE(Scan(false, ReadOptions()).empty());
+  EXPECT_EQ(RangeTombstones(), 0);
+  EXPECT_EQ(Inserted() + Discarded(), 0u);
+}
+
+}  // namespace ROCKSDB_NAMESPACE
+
+int main(int argc, char** argv) {
+  ROCKSDB_NAMESPACE::port::InstallStackTraceHandler();
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,151 @@
+// Inserting the range tombstone a DBIter proved redundant (see
+// tombstone_run_tracker.h for how runs are proven).
+//
+// Why this is safe. The iterator read the LSM through one SuperVersion at
+// read sequence S, and every key in [start, end) it saw was deleted at S.
+// The range tombstone at S hides only versions older than S, so reads at
+// S or later see no change, and reads below S do not see it at all. What
+// could break that argument is data the iterator did not see but that is
+// older than S: a memtable switched after the iterator took its
+// SuperVersion, or an ingested file whose global sequence number is <= S
+// but was not yet installed. Both change the column family's SuperVersion
+// while holding the write thread, so the insertion takes the DB mutex and
+// the write thread (as a memtable switch does) and only goes ahead if the
+// SuperVersion is still the iterator's. The mutable memtable must also be
+// able to hold S: a sequence number below the memtable's earliest one would
+// put the tombstone beside newer data that sits in older memtables or L0.
+//
+// Holding the write thread also makes this the memtable's only writer, so
+// no writer races the insert. It costs writers a short pause per conversion;
+// conversions are rare (a converted run is skipped in one step afterwards).
+//
+// The tombstone does not go to the WAL: after a crash it is simply gone,
+// which changes no result either.
+
+#include "db/tombstone/read_path_range_tombstones.h"
+
+#include <cinttypes>
+#include <mutex>
+#include <unordered_map>
+
+#include "db/column_family.h"
+#include "db/db_impl/db_impl.h"
+#include "db/memtable.h"
+#include "db/tombstone/tombstone_run_tracker.h"
+#include "monitoring/statistics_impl.h"
+#include "rocksdb/comparator.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+const char* const kReadPathRangeTombstonesProperty =
+    "rocksdb.lodestone.read-path-range-tombstones";
+
+namespace {
+
+// Keyed by column family; entries are tiny and live as long as the process
+// (a dropped family's counts stay until another family reuses its address).
+struct CountsRegistry {
+  std::mutex mu;
+  std::unordered_map<const ColumnFamilyData*, ReadPathRangeTombstoneCounts>
+      counts;
+};
+
+CountsRegistry& Registry() {
+  static CountsRegistry* registry = new CountsRegistry;
+  return *registry;
+}
+
+void Count(const ColumnFamilyData* cfd, bool inserted) {
+  CountsRegistry& r = Registry();
+  std::lock_guard<std::mutex> l(r.mu);
+  ReadPathRangeTombstoneCounts& c = r.counts[cfd];
+  (inserted ? c.inserted : c.discarded)++;
+}
+
+}  // namespace
+
+ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
+    const ColumnFamilyData* cfd) {
+  CountsRegistry& r = Registry();
+  std::lock_guard<std::mutex> l(r.mu);
+  auto it = r.counts.find(cfd);
+  return it == r.counts.end() ? ReadPathRangeTombstoneCounts() : it->second;
+}
+
+std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd) {
+  ReadPathRangeTombstoneCounts c = GetReadPathRangeTombstoneCounts(cfd);
+  char buf[160];
+  snprintf(buf, sizeof(buf),
+           "min_tombstones_for_range_conversion: %" PRIu32
+           "\ninserted: %" PRIu64 "\ndiscarded: %" PRIu64 "\n",
+           cfd->GetLatestMutableCFOptions()->min_tombstones_for_range_conversion,
+           c.inserted, c.discarded);
+  return buf;
+}
+
+void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
+                                  SequenceNumber seq) {
+  if (threshold_ == 0 || target_.db == nullptr ||
+      target_.user_comparator->Compare(start, end) >= 0) {
+    return;
+  }
+  ConvertTombstoneRun(target_, seq, start, end);
+}
+
+bool ConvertTombstoneRun(const TombstoneRunTarget& target, SequenceNumber seq,
+                         const Slice& start, const Slice& end) {
+  Status s = target.db->InsertReadPathRangeTombstone(
+      target.cfd, target.super_version_number, seq, start, end);
+  return s.ok();
+}
+
+Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
+                                            uint64_t super_version_number,
+                                            SequenceNumber seq,
+                                            const Slice& start,
+                                            const Slice& end) {
+  Statistics* stats = immutable_db_options_.statistics.get();
+  Status s;
+  {
+    InstrumentedMutexLock l(&mutex_);
+    WriteThread::Writer w;
+    write_thread_.EnterUnbatched(&w, &mutex_);
+    WriteThread::Writer nonmem_w;
+    if (two_write_queues_) {
+      nonmem_write_thread_.EnterUnbatched(&nonmem_w, &mutex_);
+    }
+    WaitForPendingWrites();
+
+    MemTable* mem = cfd->mem();
+    if (cfd->IsDropped() || error_handler_.IsDBStopped()) {
+      s = Status::Aborted("column family dropped or DB stopped");
+    } else if (cfd->GetSuperVersionNumber() != super_version_number) {
+      // A flush, memtable switch, ingestion or compaction since the
+      // iterator started: its view may miss data older than seq.
+      s = Status::TryAgain("SuperVersion changed");
+    } else if (seq < mem->GetEarliestSequenceNumber()) {
+      s = Status::TryAgain("read sequence predates the mutable memtable");
+    } else {
+      MemTablePostProcessInfo info;
+      // The concurrent insert path accepts a sequence number below the
+      // memtable's newest; we are its only writer either way.
+      s = mem->Add(seq, kTypeRangeDeletion, start, end,
+                   /*kv_prot_info=*/nullptr, /*allow_concurrent=*/true, &info,
+                   /*hint=*/nullptr);
+      if (s.ok()) {
+        mem->BatchPostProcess(info);
+      }
+    }
+    Count(cfd, s.ok());
+
+    if (two_write_queues_) {
+      nonmem_write_thread_.ExitUnbatched(&nonmem_w);
+    }
+    write_thread_.ExitUnbatched(&w);
+  }
+  RecordTick(stats, s.ok() ? READ_PATH_RANGE_TOMBSTONES_INSERTED
+                           : READ_PATH_RANGE_TOMBSTONES_DISCARDED);
+  return s;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,119 @@
+// Scan-time conversion of point-tombstone runs into a range tombstone
+// (column family option min_tombstones_for_range_conversion).
+//
+// A DBIter merges every memtable and level at its read sequence number, so
+// it is the one place that can prove a run of point tombstones has no live
+// key between them. When a run of at least `threshold` tombstones ends, the
+// tracker hands [first, end) to the DB, which inserts a range tombstone at
+// the iterator's read sequence into the mutable memtable (see
+// read_path_range_tombstones.cc for the guards that make that safe). The
+// tombstone is logically redundant: every key it covers was already deleted
+// at that sequence number, so no read at any sequence changes.
+//
+// One run never spans two DBIter calls: a forward step starts on a live key
+// (or a seek target) and ends on the next live key or the end of the range,
+// and so does a backward step. The tracker is therefore reset at the start
+// of every step and needs no invalidation on seeks or direction changes.
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/types.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class ColumnFamilyData;
+class Comparator;
+class DBImpl;
+
+// Where a DBIter sends the runs it proves: the DB, the column family and the
+// SuperVersion the iterator reads. Conversions are refused unless that
+// SuperVersion is still the column family's current one.
+struct TombstoneRunTarget {
+  DBImpl* db = nullptr;
+  ColumnFamilyData* cfd = nullptr;
+  const Comparator* user_comparator = nullptr;
+  uint64_t super_version_number = 0;
+};
+
+// Inserts the range tombstone [start, end) at `seq` (defined in
+// read_path_range_tombstones.cc). Returns whether it was inserted; a refusal
+// is counted as discarded.
+bool ConvertTombstoneRun(const TombstoneRunTarget& target, SequenceNumber seq,
+                         const Slice& start, const Slice& end);
+
+class TombstoneRunTracker {
+ public:
+  // 0 disables tracking; the DBIter decides whether its reads allow it.
+  void Enable(uint32_t threshold, const TombstoneRunTarget& target) {
+    threshold_ = threshold;
+    target_ = target;
+  }
+  bool enabled() const { return threshold_ > 0; }
+
+  // Forward steps.
+  void BeginForward() { count_ = 0; }
+  void OnForwardTombstone(const Slice& user_key) {
+    if (count_++ == 0) {
+      start_.assign(user_key.data(), user_key.size());
+    }
+  }
+  // A live key ends the run: [first tombstone, live key) holds no live key.
+  void OnForwardLiveKey(const Slice& live_key, SequenceNumber seq) {
+    if (count_ >= threshold_) {
+      Convert(start_, live_key, seq);
+    }
+    count_ = 0;
+  }
+  // The range ended (bound, end of data). Nothing past `last_examined` was
+  // looked at, so it is the exclusive end: every key below it was seen.
+  void EndForward(const Slice& last_examined, SequenceNumber seq) {
+    if (count_ >= threshold_) {
+      Convert(start_, last_examined, seq);
+    }
+    count_ = 0;
+  }
+
+  // Backward steps. `upper_live_key` is the live key the step starts from
+  // (Prev), or nullptr after SeekToLast/SeekForPrev, when the run's first
+  // (largest) tombstone becomes the exclusive end.
+  void BeginBackward(const Slice* upper_live_key) {
+    count_ = 0;
+    end_known_ = upper_live_key != nullptr;
+    if (end_known_) {
+      end_.assign(upper_live_key->data(), upper_live_key->size());
+    }
+  }
+  void OnBackwardTombstone(const Slice& user_key) {
+    if (count_++ == 0 && !end_known_) {
+      end_.assign(user_key.data(), user_key.size());
+      end_known_ = true;
+    }
+    start_.assign(user_key.data(), user_key.size());
+  }
+  // A live key below the run, a bound or the start of data: every key in
+  // [last tombstone, end) was examined.
+  void EndBackward(SequenceNumber seq) {
+    if (count_ >= threshold_ && end_known_) {
+      Convert(start_, end_, seq);
+    }
+    // A later run in the same step lies below whatever ended this one.
+    count_ = 0;
+    end_known_ = false;
+  }
+
+ private:
+  void Convert(const Slice& start, const Slice& end, SequenceNumber seq);
+
+  uint32_t threshold_ = 0;
+  uint32_t count_ = 0;
+  bool end_known_ = false;
+  TombstoneRunTarget target_;
+  std::string start_;
+  std::string end_;
+};
+
+}  // namespace ROCKSDB_NAMESPACE
