@@ -11,6 +11,7 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone/read_path_range_tombstones.cc
   db/tombstone/tombstone_candidates.cc
   db/tombstone/tombstone_deadline_timer.cc
+  db/tombstone/tombstone_stats.cc
   # table/craft: the CRaFT range filter
   table/craft/craft_filter.cc
   table/craft/craft_key_count.cc

@@ -76,3 +76,7 @@ lodestone_gtest(craft_table_test
 # db/tombstone: scan-time tombstone-run conversion.
 lodestone_gtest(read_path_range_tombstone_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone/read_path_range_tombstone_test.cc)
+
+# db/tombstone: tombstone-aware compaction (statistics, density, FADE).
+lodestone_gtest(tombstone_compaction_test
+  SOURCES ${LODESTONE_ROOT}/db/tombstone/tombstone_compaction_test.cc)

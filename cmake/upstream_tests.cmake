@@ -53,3 +53,5 @@ lodestone_upstream_test(db/db_compaction_test.cc
 # DBImpl::NewIteratorImpl: the iterator tests and range deletions.
 lodestone_upstream_test(db/db_iterator_test.cc)
 lodestone_upstream_test(db/db_range_del_test.cc FILTER "-*Slow*:*Large*")
+# Tombstone-aware compaction patches the leveled picker and Compaction.
+lodestone_upstream_test(db/compaction/compaction_picker_test.cc)

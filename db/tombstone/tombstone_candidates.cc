@@ -1,18 +1,132 @@
-// Tombstone-aware compaction candidates: the VersionStorageInfo hook that
-// patch 0006 declares together with the per-file tombstone fields, so that
-// the picker (issue: tombstone-aware compaction) will not touch
-// version_set.h again. Until the picker lands, no caller asks for
-// candidates and the list stays empty.
+// Tombstone-aware compaction candidates (VersionStorageInfo hook declared by
+// patch 0006, called from ComputeCompactionScore by patch 0020). Two kinds:
+//
+//  - Deadline (delete_persistence_threshold, FADE): a file whose oldest
+//    tombstone is older than its stage's cumulative deadline
+//    (tombstone_deadlines.h). Ranked by how far past the deadline, then by
+//    tombstone count, then by age. The leveled picker runs these first.
+//  - Density (tombstone_density_trigger): a file in which some window of
+//    tombstone_density_window consecutive entries holds at least that
+//    fraction of point tombstones. Ranked by density, then age. In the last
+//    level only when no snapshot can need the file's tombstones, so that
+//    the in-place rewrite drops them.
+//
+// Files being compacted are never candidates; leveled compaction only
+// (universal and FIFO keep their own pickers).
 
+#include <algorithm>
+#include <cmath>
+
+#include "db/tombstone/tombstone_deadlines.h"
 #include "db/version_set.h"
+#include "rocksdb/system_clock.h"
 
 namespace ROCKSDB_NAMESPACE {
 
+std::vector<uint64_t> TombstoneStageDeadlines(uint64_t threshold_seconds,
+                                              double size_ratio, int stages) {
+  stages = std::max(stages, 1);
+  const double t = std::max(size_ratio, 1.01);
+  // Sum of T^s for s < stages.
+  const double total = (std::pow(t, stages) - 1) / (t - 1);
+  // Move on at 90% of each deadline: the compaction itself takes time.
+  const double budget = 0.9 * static_cast<double>(threshold_seconds);
+  std::vector<uint64_t> deadlines;
+  double cumulative = 0;
+  for (int s = 0; s < stages; s++) {
+    cumulative += budget * std::pow(t, s) / total;
+    deadlines.push_back(static_cast<uint64_t>(cumulative));
+  }
+  return deadlines;
+}
+
 void VersionStorageInfo::ComputeTombstoneCompactionCandidates(
-    const ImmutableOptions& /*ioptions*/,
-    const MutableCFOptions& /*mutable_cf_options*/) {
+    const ImmutableOptions& ioptions,
+    const MutableCFOptions& mutable_cf_options) {
   tombstone_compaction_candidates_.clear();
   next_tombstone_deadline_ = 0;
+  const uint64_t threshold = mutable_cf_options.delete_persistence_threshold;
+  const double density_trigger = mutable_cf_options.tombstone_density_trigger;
+  if (compaction_style_ != kCompactionStyleLevel ||
+      (threshold == 0 && density_trigger <= 0)) {
+    return;
+  }
+  int64_t now_signed = 0;
+  if (!ioptions.clock->GetCurrentTime(&now_signed).ok()) {
+    now_signed = 0;
+  }
+  const uint64_t now = static_cast<uint64_t>(std::max<int64_t>(now_signed, 0));
+
+  // Stages: the memtable (flushed by the timer), L0, then base_level_ up to
+  // the level above the last non-empty one.
+  const int last_level =
+      std::max(num_non_empty_levels_ - 1, std::max(base_level_, 1));
+  const int stages = TombstoneStages(last_level, base_level_);
+  std::vector<uint64_t> deadlines;
+  if (threshold > 0) {
+    deadlines = TombstoneStageDeadlines(
+        threshold, mutable_cf_options.max_bytes_for_level_multiplier, stages);
+  }
+
+  for (int level = 0; level < num_levels_; level++) {
+    const bool last = level >= last_level;
+    int stage = -1;
+    if (level == 0) {
+      stage = 1;
+    } else if (level >= base_level_ && !last) {
+      stage = 2 + (level - base_level_);
+    }
+    for (FileMetaData* f : files_[level]) {
+      if (f->being_compacted || !f->tombstone_stats_known) {
+        continue;
+      }
+      // Deadline: tombstones in the last level are persisted.
+      if (stage >= 0 && f->oldest_tombstone_time > 0 && !deadlines.empty()) {
+        const uint64_t due =
+            f->oldest_tombstone_time + deadlines[std::min<size_t>(
+                                           stage, deadlines.size() - 1)];
+        if (now >= due) {
+          const double age =
+              static_cast<double>(now - f->oldest_tombstone_time);
+          const double allowed = static_cast<double>(
+              std::max<uint64_t>(due - f->oldest_tombstone_time, 1));
+          tombstone_compaction_candidates_.push_back(
+              {level, f, CompactionReason::kDeletePersistenceDeadline,
+               age / allowed});
+          continue;
+        }
+        if (next_tombstone_deadline_ == 0 || due < next_tombstone_deadline_) {
+          next_tombstone_deadline_ = due;
+        }
+      }
+      // Density.
+      if (density_trigger > 0 && f->tombstone_window > 0 &&
+          f->tombstone_count > 0) {
+        const double density = static_cast<double>(f->tombstone_window_peak) /
+                               static_cast<double>(f->tombstone_window);
+        const bool droppable =
+            !last || f->fd.largest_seqno < oldest_snapshot_seqnum_;
+        if (density >= density_trigger && droppable) {
+          tombstone_compaction_candidates_.push_back(
+              {level, f, CompactionReason::kTombstoneDensity, density});
+        }
+      }
+    }
+  }
+
+  std::sort(tombstone_compaction_candidates_.begin(),
+            tombstone_compaction_candidates_.end(),
+            [](const TombstoneCompactionCandidate& a,
+               const TombstoneCompactionCandidate& b) {
+              if (a.rank != b.rank) {
+                return a.rank > b.rank;
+              }
+              if (a.file->tombstone_count != b.file->tombstone_count) {
+                return a.file->tombstone_count > b.file->tombstone_count;
+              }
+              return a.file->oldest_tombstone_time <
+                     b.file->oldest_tombstone_time;
+            });
 }
 
 }  // namespace ROCKSDB_NAMESPACE

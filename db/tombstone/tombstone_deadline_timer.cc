@@ -1,37 +1,78 @@
 // The delete-persistence deadline (FADE) must hold on an idle DB too: with
 // no writes there are no flushes or compactions to re-score the LSM, yet a
 // tombstone's age keeps growing. The periodic seqno-to-time task (which the
-// deadline needs anyway, to date tombstones) calls this to re-score column
-// families that have a deadline and schedule what became due.
+// deadline needs anyway, to date tombstones) calls this to flush memtables
+// whose tombstones have used up the memtable's share of the deadline, and
+// to re-score column families so that overdue files get compacted.
+
+#include <algorithm>
 
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
+#include "db/memtable.h"
+#include "db/tombstone/tombstone_deadlines.h"
 #include "db/version_set.h"
 
 namespace ROCKSDB_NAMESPACE {
 
 void DBImpl::ScheduleTombstoneDeadlineCompactions() {
-  InstrumentedMutexLock l(&mutex_);
-  bool scheduled = false;
-  for (ColumnFamilyData* cfd : *versions_->GetColumnFamilySet()) {
-    if (cfd->IsDropped() || !cfd->initialized()) {
-      continue;
+  int64_t now_signed = 0;
+  if (!immutable_db_options_.clock->GetCurrentTime(&now_signed).ok() ||
+      now_signed <= 0) {
+    return;
+  }
+  const uint64_t now = static_cast<uint64_t>(now_signed);
+  std::vector<ColumnFamilyData*> to_flush;
+  {
+    InstrumentedMutexLock l(&mutex_);
+    bool scheduled = false;
+    for (ColumnFamilyData* cfd : *versions_->GetColumnFamilySet()) {
+      if (cfd->IsDropped() || !cfd->initialized()) {
+        continue;
+      }
+      const MutableCFOptions& mutable_cf_options =
+          *cfd->GetLatestMutableCFOptions();
+      const uint64_t threshold = mutable_cf_options.delete_persistence_threshold;
+      if (threshold == 0 || mutable_cf_options.disable_auto_compactions) {
+        continue;
+      }
+      VersionStorageInfo* vstorage = cfd->current()->storage_info();
+
+      // The memtable is the first stage.
+      MemTable* mem = cfd->mem();
+      if (mem->NumDeletion() + mem->NumRangeDeletion() > 0) {
+        const uint64_t written = seqno_to_time_mapping_.GetProximalTimeBeforeSeqno(
+            mem->GetFirstSequenceNumber());
+        const int last_level =
+            std::max(vstorage->num_non_empty_levels() - 1,
+                     std::max(vstorage->base_level(), 1));
+        const std::vector<uint64_t> deadlines = TombstoneStageDeadlines(
+            threshold, mutable_cf_options.max_bytes_for_level_multiplier,
+            TombstoneStages(last_level, vstorage->base_level()));
+        if (written != 0 && now >= written + deadlines[0]) {
+          cfd->Ref();
+          to_flush.push_back(cfd);
+        }
+      }
+
+      vstorage->ComputeCompactionScore(*cfd->ioptions(), mutable_cf_options);
+      if (!vstorage->TombstoneCompactionCandidates().empty()) {
+        EnqueuePendingCompaction(cfd);
+        scheduled = true;
+      }
     }
-    const MutableCFOptions& mutable_cf_options =
-        *cfd->GetLatestMutableCFOptions();
-    if (mutable_cf_options.delete_persistence_threshold == 0 ||
-        mutable_cf_options.disable_auto_compactions) {
-      continue;
-    }
-    VersionStorageInfo* vstorage = cfd->current()->storage_info();
-    vstorage->ComputeCompactionScore(*cfd->ioptions(), mutable_cf_options);
-    if (!vstorage->TombstoneCompactionCandidates().empty()) {
-      EnqueuePendingCompaction(cfd);
-      scheduled = true;
+    if (scheduled) {
+      MaybeScheduleFlushOrCompaction();
     }
   }
-  if (scheduled) {
-    MaybeScheduleFlushOrCompaction();
+  for (ColumnFamilyData* cfd : to_flush) {
+    FlushOptions flush_options;
+    flush_options.wait = false;
+    flush_options.allow_write_stall = true;
+    FlushMemTable(cfd, flush_options, FlushReason::kOthers)
+        .PermitUncheckedError();  // Retried on the next period.
+    InstrumentedMutexLock l(&mutex_);
+    cfd->UnrefAndTryDelete();
   }
 }
 

@@ -157,6 +157,18 @@ TEST(DifferentialTest, TombstoneRunConversion) {
           static_cast<unsigned long long>(converted));
 }
 
+TEST(DifferentialTest, TombstoneAwarePicker) {
+  uint64_t picks = 0;
+  RunFixedSeeds(ParseSets("baseline,tombstone_picker"),
+                "differential_picker", [&](const RunResult& r) {
+                  EXPECT_EQ(r.tombstone_compactions.at("baseline"), 0u);
+                  picks += r.tombstone_compactions.at("tombstone_picker");
+                });
+  EXPECT_GT(picks, 4u);
+  fprintf(stderr, "tombstone-aware compactions over 4 seeds: %llu\n",
+          static_cast<unsigned long long>(picks));
+}
+
 TEST(DifferentialTest, CraftFilter) {
   RunFixedSeeds(ParseSets("baseline,craft"), "differential_craft");
 }

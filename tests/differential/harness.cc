@@ -140,6 +140,15 @@ class DbUnderTest {
                : 0;
   }
 
+  uint64_t TombstoneCompactions() const {
+    return options_.statistics
+               ? options_.statistics->getTickerCount(
+                     ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DENSITY_PICKS) +
+                     options_.statistics->getTickerCount(
+                         ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DEADLINE_PICKS)
+               : 0;
+  }
+
   void Destroy() {
     Close();
     ROCKSDB_NAMESPACE::DestroyDB(path_, options_).PermitUncheckedError();
@@ -382,6 +391,7 @@ RunResult RunOps(const std::vector<Op>& ops,
   for (auto& db : dbs) {
     result.chains_pruned[db->name()] = db->ChainsPruned();
     result.runs_converted[db->name()] = db->RunsConverted();
+    result.tombstone_compactions[db->name()] = db->TombstoneCompactions();
     db->Destroy();
   }
   return result;

@@ -46,6 +46,8 @@ struct RunResult {
   // Per option set: range tombstones its scans synthesized from tombstone
   // runs (min_tombstones_for_range_conversion).
   std::map<std::string, uint64_t> runs_converted;
+  // Per option set: compactions the tombstone-aware picker started.
+  std::map<std::string, uint64_t> tombstone_compactions;
   bool diverged = false;
   Divergence divergence;
   std::string error;  // A failed write or open: also a failure.

@@ -83,10 +83,22 @@ std::map<std::string, OptionSet> Registry() {
   conversion.tombstone_runs = true;
   add(conversion);
 
+  // Tombstone-aware compaction with aggressive thresholds: nearly every
+  // file with a few tombstones is a density candidate, and a one-second
+  // persistence deadline keeps the picker and the timer busy.
+  OptionSet picker{"tombstone_picker", [](Options* o) {
+                     o->tombstone_density_trigger = 0.25;
+                     o->tombstone_density_window = 8;
+                     o->delete_persistence_threshold = 1;
+                   }};
+  picker.tombstone_runs = true;
+  add(picker);
+
   // Everything at once: initial puts, CRaFT and conversion.
   OptionSet all{"all_features", [](Options* o) {
                   o->verify_initial_puts = true;
                   o->min_tombstones_for_range_conversion = 3;
+                  o->tombstone_density_trigger = 0.5;
                   BlockBasedTableOptions table;
                   table.craft_range_filter = true;
                   table.craft_partition_size = 256;

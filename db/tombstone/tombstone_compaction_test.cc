@@ -1,0 +1,310 @@
+// Tombstone-aware compaction: per-table tombstone statistics, the density
+// trigger and the delete-persistence deadline (FADE), on a mock clock.
+
+#include <mutex>
+
+#include "db/db_test_util.h"
+#include "db/tombstone/tombstone_deadlines.h"
+#include "db/tombstone/tombstone_stats.h"
+#include "rocksdb/listener.h"
+#include "test_util/mock_time_env.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+// Records the reason of every compaction.
+class ReasonRecorder : public EventListener {
+ public:
+  void OnCompactionBegin(DB* /*db*/, const CompactionJobInfo& ci) override {
+    std::lock_guard<std::mutex> l(mu_);
+    reasons_.push_back(ci.compaction_reason);
+  }
+  int Count(CompactionReason reason) {
+    std::lock_guard<std::mutex> l(mu_);
+    return static_cast<int>(
+        std::count(reasons_.begin(), reasons_.end(), reason));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<CompactionReason> reasons_;
+};
+
+}  // namespace
+
+class TombstoneCompactionTest : public DBTestBase {
+ public:
+  TombstoneCompactionTest()
+      : DBTestBase("tombstone_compaction_test", /*env_do_fsync=*/false) {
+    mock_clock_ = std::make_shared<MockSystemClock>(env_->GetSystemClock());
+    mock_clock_->SetCurrentTime(kMockStartTime);
+    mock_env_ = std::make_unique<CompositeEnvWrapper>(env_, mock_clock_);
+  }
+
+  void SetUp() override {
+    mock_clock_->InstallTimedWaitFixCallback();
+    SyncPoint::GetInstance()->SetCallBack(
+        "DBImpl::StartPeriodicTaskScheduler:Init",
+        [mock_clock = mock_clock_](void* arg) {
+          static_cast<PeriodicTaskScheduler*>(arg)->TEST_OverrideTimer(
+              mock_clock.get());
+        });
+    SyncPoint::GetInstance()->EnableProcessing();
+  }
+
+  void TearDown() override {
+    Close();
+    SyncPoint::GetInstance()->DisableProcessing();
+    SyncPoint::GetInstance()->ClearAllCallBacks();
+  }
+
+ protected:
+  static constexpr uint64_t kMockStartTime = 10000000;
+
+  static std::string Key(int i) {
+    char buf[16];
+    snprintf(buf, sizeof(buf), "k%05d", i);
+    return buf;
+  }
+
+  Options BaseOptions() {
+    Options options = CurrentOptions();
+    options.create_if_missing = true;
+    options.env = mock_env_.get();
+    options.num_levels = 4;
+    options.level0_file_num_compaction_trigger = 100;
+    options.level_compaction_dynamic_level_bytes = false;
+    options.statistics = CreateDBStatistics();
+    recorder_ = std::make_shared<ReasonRecorder>();
+    options.listeners.push_back(recorder_);
+    return options;
+  }
+
+  VersionStorageInfo* Storage() {
+    auto* cfh =
+        static_cast<ColumnFamilyHandleImpl*>(db_->DefaultColumnFamily());
+    return cfh->cfd()->current()->storage_info();
+  }
+
+  // Point tombstones in files above the last level plus the memtable's.
+  uint64_t TombstonesAboveLastLevel() {
+    auto* cfh =
+        static_cast<ColumnFamilyHandleImpl*>(db_->DefaultColumnFamily());
+    uint64_t n = cfh->cfd()->mem()->NumDeletion();
+    std::vector<LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    for (const auto& f : files) {
+      if (f.level < 3) {
+        n += f.num_deletions;
+      }
+    }
+    return n;
+  }
+
+  // A last-level file under every test key, so that compactions above it
+  // keep tombstones until they reach it.
+  void PutFloor(int n) {
+    for (int i = 0; i < n; i++) {
+      ASSERT_OK(Put(Key(i), "floor"));
+    }
+    ASSERT_OK(Flush());
+    MoveFilesToLevel(3);
+  }
+
+  void AdvanceSeconds(int seconds, int step = 10) {
+    for (int t = 0; t < seconds; t += step) {
+      dbfull()->TEST_WaitForPeriodicTaskRun(
+          [&] { mock_clock_->MockSleepForSeconds(step); });
+    }
+  }
+
+  std::unique_ptr<Env> mock_env_;
+  std::shared_ptr<MockSystemClock> mock_clock_;
+  std::shared_ptr<ReasonRecorder> recorder_;
+};
+
+TEST_F(TombstoneCompactionTest, StageDeadlinesSumToTheThreshold) {
+  std::vector<uint64_t> d = TombstoneStageDeadlines(1000, 10, 4);
+  ASSERT_EQ(d.size(), 4u);
+  for (size_t i = 1; i < d.size(); i++) {
+    EXPECT_GT(d[i] - d[i - 1], d[i - 1] - (i > 1 ? d[i - 2] : 0));
+  }
+  EXPECT_LE(d.back(), 900u);  // 10% left for the last compaction
+  EXPECT_GE(d.back(), 899u);
+  EXPECT_EQ(TombstoneStages(/*last_level=*/3, /*base_level=*/1), 4);
+  EXPECT_EQ(TombstoneStages(/*last_level=*/1, /*base_level=*/1), 2);
+}
+
+TEST_F(TombstoneCompactionTest, PropertiesOnlyWhenOn) {
+  Options options = BaseOptions();
+  // The dense file written below would be compacted away at once.
+  options.disable_auto_compactions = true;
+  DestroyAndReopen(options);
+  ASSERT_OK(Put(Key(1), "v"));
+  ASSERT_OK(Delete(Key(2)));
+  ASSERT_OK(Flush());
+  TablePropertiesCollection props;
+  ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
+  ASSERT_EQ(props.size(), 1u);
+  EXPECT_EQ(props.begin()->second->user_collected_properties.count(
+                kTombstonePointProperty),
+            0u);
+  EXPECT_FALSE(Storage()->LevelFiles(0)[0]->tombstone_stats_known);
+
+  // On through SetOptions: new tables carry the statistics.
+  ASSERT_OK(dbfull()->SetOptions({{"tombstone_density_trigger", "0.9"},
+                                  {"tombstone_density_window", "4"}}));
+  for (int i = 0; i < 10; i++) {
+    ASSERT_OK(Put(Key(i), "v"));
+  }
+  for (int i = 10; i < 16; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  ASSERT_OK(SingleDelete(Key(20)));
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(),
+                             Key(30), Key(40)));
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
+  ASSERT_EQ(props.size(), 2u);
+  int with_stats = 0;
+  for (const auto& [name, tp] : props) {
+    const auto& user = tp->user_collected_properties;
+    if (user.count(kTombstonePointProperty) == 0) {
+      continue;
+    }
+    with_stats++;
+    EXPECT_EQ(user.at(kTombstonePointProperty), "7");
+    EXPECT_EQ(user.at(kTombstoneRangeProperty), "1");
+    EXPECT_EQ(user.at(kTombstoneWindowProperty), "4");
+    EXPECT_EQ(user.at(kTombstoneWindowPeakProperty), "4");
+  }
+  EXPECT_EQ(with_stats, 1);
+
+  // FileMetaData has them, and keeps them across a reopen (MANIFEST) even
+  // when table files are not opened.
+  auto check = [&] {
+    const FileMetaData* f = nullptr;
+    for (const FileMetaData* file : Storage()->LevelFiles(0)) {
+      if (file->tombstone_stats_known) {
+        EXPECT_EQ(f, nullptr);
+        f = file;
+      }
+    }
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->tombstone_count, 7u);
+    EXPECT_EQ(f->tombstone_window, 4u);
+    EXPECT_EQ(f->tombstone_window_peak, 4u);
+    EXPECT_GT(f->oldest_tombstone_time, 0u);
+  };
+  check();
+  options.tombstone_density_trigger = 0.9;
+  options.tombstone_density_window = 4;
+  options.max_open_files = 10;
+  options.skip_stats_update_on_db_open = true;
+  Reopen(options);
+  check();
+}
+
+TEST_F(TombstoneCompactionTest, DensestFileFirst) {
+  Options options = BaseOptions();
+  options.disable_auto_compactions = true;
+  options.tombstone_density_trigger = 0.5;
+  options.tombstone_density_window = 8;
+  DestroyAndReopen(options);
+  PutFloor(300);
+  // Three L1 files over disjoint ranges: 10%, 80% and 60% tombstones.
+  const int share[3] = {1, 8, 6};
+  for (int file = 0; file < 3; file++) {
+    for (int i = file * 100; i < file * 100 + 100; i++) {
+      if (i % 10 < share[file]) {
+        ASSERT_OK(Delete(Key(i)));
+      } else {
+        ASSERT_OK(Put(Key(i), "new"));
+      }
+    }
+    ASSERT_OK(Flush());
+    MoveFilesToLevel(1);
+  }
+  ASSERT_EQ(FilesPerLevel(), "0,3,0,1");
+  const auto& candidates = Storage()->TombstoneCompactionCandidates();
+  ASSERT_EQ(candidates.size(), 2u);
+  EXPECT_EQ(candidates[0].reason, CompactionReason::kTombstoneDensity);
+  EXPECT_EQ(candidates[0].file->tombstone_count, 80u);
+  EXPECT_EQ(candidates[1].file->tombstone_count, 60u);
+
+  ASSERT_OK(dbfull()->SetOptions({{"disable_auto_compactions", "false"}}));
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_GE(recorder_->Count(CompactionReason::kTombstoneDensity), 2);
+  // Dense tombstones left L1 (they reached the last level and were dropped
+  // with what they deleted); the sparse file stayed.
+  EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
+  for (int i = 0; i < 300; i++) {
+    const int file = i / 100;
+    EXPECT_EQ(Get(Key(i)), i % 10 < share[file] ? "NOT_FOUND" : "new");
+  }
+}
+
+TEST_F(TombstoneCompactionTest, NoTombstonesNoPick) {
+  Options options = BaseOptions();
+  options.delete_persistence_threshold = 1000;
+  options.tombstone_density_trigger = 0.1;
+  DestroyAndReopen(options);
+  PutFloor(100);
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Put(Key(i), "new"));
+  }
+  ASSERT_OK(Flush());
+  AdvanceSeconds(2000);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_EQ(recorder_->Count(CompactionReason::kTombstoneDensity), 0);
+  EXPECT_EQ(recorder_->Count(CompactionReason::kDeletePersistenceDeadline), 0);
+}
+
+TEST_F(TombstoneCompactionTest, DeadlineMetOnAnIdleDB) {
+  Options options = BaseOptions();
+  options.delete_persistence_threshold = 1000;
+  DestroyAndReopen(options);
+  PutFloor(200);
+  // Deletes in the memtable and in an L0 file; then no more writes.
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  ASSERT_OK(Flush());
+  for (int i = 100; i < 150; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  ASSERT_GT(TombstonesAboveLastLevel(), 0u);
+  AdvanceSeconds(1000);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_EQ(TombstonesAboveLastLevel(), 0u) << FilesPerLevel();
+  EXPECT_GT(recorder_->Count(CompactionReason::kDeletePersistenceDeadline), 0);
+  for (int i = 0; i < 200; i++) {
+    EXPECT_EQ(Get(Key(i)), i < 150 ? "NOT_FOUND" : "floor");
+  }
+}
+
+TEST_F(TombstoneCompactionTest, OffByDefault) {
+  Options defaults;
+  EXPECT_EQ(defaults.delete_persistence_threshold, 0u);
+  EXPECT_EQ(defaults.tombstone_density_trigger, 0.0);
+  Options options = BaseOptions();
+  DestroyAndReopen(options);
+  PutFloor(100);
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  ASSERT_OK(Flush());
+  AdvanceSeconds(500, 50);
+  EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
+  EXPECT_EQ(recorder_->Count(CompactionReason::kDeletePersistenceDeadline), 0);
+  EXPECT_EQ(FilesPerLevel(), "1,0,0,1");
+}
+
+}  // namespace ROCKSDB_NAMESPACE
+
+int main(int argc, char** argv) {
+  ROCKSDB_NAMESPACE::port::InstallStackTraceHandler();
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,260 @@
+#include "db/tombstone/tombstone_stats.h"
+
+#include <algorithm>
+#include <cassert>
+#include <atomic>
+#include <deque>
+#include <limits>
+
+#include "db/dbformat.h"
+#include "db/seqno_to_time_mapping.h"
+#include "db/table_properties_collector.h"
+#include "db/version_edit.h"
+#include "options/cf_options.h"
+#include "rocksdb/table_properties.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+const char* const kTombstonePointProperty = "lodestone.tombstones.point";
+const char* const kTombstoneRangeProperty = "lodestone.tombstones.range";
+const char* const kTombstoneWindowProperty = "lodestone.tombstones.window";
+const char* const kTombstoneWindowPeakProperty =
+    "lodestone.tombstones.window.peak";
+const char* const kTombstoneDenseBlocksProperty =
+    "lodestone.tombstones.dense.blocks";
+const char* const kTombstoneDataBlocksProperty =
+    "lodestone.tombstones.data.blocks";
+const char* const kTombstoneMinSeqnoProperty =
+    "lodestone.tombstones.min.seqno";
+
+namespace {
+
+bool IsPointTombstone(ValueType type) {
+  return type == kTypeDeletion || type == kTypeSingleDeletion ||
+         type == kTypeDeletionWithTimestamp;
+}
+
+// Counts tombstones in one pass over the table's entries, in order.
+class TombstoneStatsCollector : public InternalTblPropColl {
+ public:
+  explicit TombstoneStatsCollector(uint32_t window)
+      : window_(std::max<uint32_t>(window, 1)) {}
+
+  Status InternalAdd(const Slice& key, const Slice& /*value*/,
+                     uint64_t /*file_size*/) override {
+    ParsedInternalKey ikey;
+    if (!ParseInternalKey(key, &ikey, /*log_err_key=*/false).ok()) {
+      return Status::OK();  // The builder reports bad keys itself.
+    }
+    if (ikey.type == kTypeRangeDeletion) {
+      ++range_;
+      min_seqno_ = std::min(min_seqno_, ikey.sequence);
+      return Status::OK();
+    }
+    const bool tombstone = IsPointTombstone(ikey.type);
+    if (tombstone) {
+      ++point_;
+      ++in_window_;
+      ++in_block_;
+      min_seqno_ = std::min(min_seqno_, ikey.sequence);
+    }
+    ++entries_in_block_;
+    // A sliding window over the last `window_` entries' tombstone flags.
+    recent_.push_back(tombstone);
+    if (recent_.size() > window_) {
+      in_window_ -= recent_.front() ? 1 : 0;
+      recent_.pop_front();
+    }
+    peak_ = std::max(peak_, in_window_);
+    return Status::OK();
+  }
+
+  // Called when a data block is cut: its entries were the ones added since.
+  void BlockAdd(uint64_t, uint64_t, uint64_t) override {
+    ++data_blocks_;
+    if (entries_in_block_ > 0 && 2 * in_block_ >= entries_in_block_) {
+      ++dense_blocks_;
+    }
+    in_block_ = 0;
+    entries_in_block_ = 0;
+  }
+
+  Status Finish(UserCollectedProperties* properties) override {
+    *properties = GetReadableProperties();
+    return Status::OK();
+  }
+
+  UserCollectedProperties GetReadableProperties() const override {
+    UserCollectedProperties props;
+    props[kTombstonePointProperty] = std::to_string(point_);
+    props[kTombstoneRangeProperty] = std::to_string(range_);
+    props[kTombstoneWindowProperty] = std::to_string(window_);
+    props[kTombstoneWindowPeakProperty] = std::to_string(peak_);
+    props[kTombstoneDenseBlocksProperty] = std::to_string(dense_blocks_);
+    props[kTombstoneDataBlocksProperty] = std::to_string(data_blocks_);
+    props[kTombstoneMinSeqnoProperty] = std::to_string(
+        point_ + range_ > 0 ? min_seqno_ : kMaxSequenceNumber);
+    return props;
+  }
+
+  const char* Name() const override { return "LodestoneTombstoneStats"; }
+
+ private:
+  const uint32_t window_;
+  std::deque<bool> recent_;
+  uint32_t in_window_ = 0;
+  uint32_t peak_ = 0;
+  uint64_t point_ = 0;
+  uint64_t range_ = 0;
+  uint64_t in_block_ = 0;
+  uint64_t entries_in_block_ = 0;
+  uint64_t dense_blocks_ = 0;
+  uint64_t data_blocks_ = 0;
+  SequenceNumber min_seqno_ = kMaxSequenceNumber;
+};
+
+class TombstoneStatsCollectorFactory : public InternalTblPropCollFactory {
+ public:
+  explicit TombstoneStatsCollectorFactory(const MutableCFOptions& options) {
+    Configure(options);
+  }
+
+  void Configure(const MutableCFOptions& options) {
+    window_.store(options.tombstone_density_window, std::memory_order_relaxed);
+    enabled_.store(TombstoneStatsEnabled(options), std::memory_order_relaxed);
+  }
+
+  InternalTblPropColl* CreateInternalTblPropColl(
+      uint32_t /*column_family_id*/, int /*level_at_creation*/,
+      int /*num_levels*/,
+      SequenceNumber /*last_level_inclusive_max_seqno_threshold*/) override {
+    // Upstream drops null collectors: with the feature off, tables are
+    // written exactly as by stock RocksDB.
+    if (!enabled_.load(std::memory_order_relaxed)) {
+      return nullptr;
+    }
+    return new TombstoneStatsCollector(
+        window_.load(std::memory_order_relaxed));
+  }
+
+  const char* Name() const override {
+    return "LodestoneTombstoneStatsFactory";
+  }
+
+ private:
+  std::atomic<bool> enabled_{false};
+  std::atomic<uint32_t> window_{128};
+};
+
+bool ParseU64(const UserCollectedProperties& props, const char* name,
+              uint64_t* value) {
+  auto it = props.find(name);
+  if (it == props.end() || it->second.empty()) {
+    return false;
+  }
+  uint64_t v = 0;
+  for (char c : it->second) {
+    if (c < '0' || c > '9' ||
+        v > (std::numeric_limits<uint64_t>::max() - 9) / 10) {
+      return false;
+    }
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *value = v;
+  return true;
+}
+
+}  // namespace
+
+bool TombstoneStatsEnabled(const MutableCFOptions& options) {
+  return options.tombstone_density_trigger > 0 ||
+         options.delete_persistence_threshold > 0;
+}
+
+InternalTblPropCollFactory* NewTombstoneStatsCollectorFactory(
+    const MutableCFOptions& options) {
+  return new TombstoneStatsCollectorFactory(options);
+}
+
+void ConfigureTombstoneStats(InternalTblPropCollFactory* factory,
+                             const MutableCFOptions& options) {
+  auto* ours = dynamic_cast<TombstoneStatsCollectorFactory*>(factory);
+  if (ours != nullptr) {
+    ours->Configure(options);
+  }
+}
+
+void SetTombstoneStats(const TableProperties& props, uint64_t fallback_time,
+                       FileMetaData* meta) {
+  const UserCollectedProperties& user = props.user_collected_properties;
+  uint64_t point = 0, window = 0, peak = 0, min_seqno = 0;
+  if (!ParseU64(user, kTombstonePointProperty, &point) ||
+      !ParseU64(user, kTombstoneWindowProperty, &window) ||
+      !ParseU64(user, kTombstoneWindowPeakProperty, &peak) ||
+      !ParseU64(user, kTombstoneMinSeqnoProperty, &min_seqno)) {
+    return;  // Written with the feature off, or by stock RocksDB.
+  }
+  meta->tombstone_stats_known = true;
+  meta->tombstone_count = point;
+  meta->tombstone_window =
+      static_cast<uint32_t>(std::min<uint64_t>(window, UINT32_MAX));
+  meta->tombstone_window_peak =
+      static_cast<uint32_t>(std::min<uint64_t>(peak, UINT32_MAX));
+  meta->oldest_tombstone_time = 0;
+  if (min_seqno == kMaxSequenceNumber) {
+    return;  // No tombstones.
+  }
+  uint64_t time = kUnknownTimeBeforeAll;
+  if (!props.seqno_to_time_mapping.empty()) {
+    SeqnoToTimeMapping mapping;
+    if (mapping.DecodeFrom(props.seqno_to_time_mapping).ok()) {
+      time = mapping.GetProximalTimeBeforeSeqno(min_seqno);
+    }
+  }
+  // Unknown: the oldest ancestor time bounds every entry's write time from
+  // below, so a deadline computed from it is never late. (1 = "some time
+  // long ago" when even that is unknown.)
+  meta->oldest_tombstone_time =
+      time != kUnknownTimeBeforeAll ? time : std::max<uint64_t>(fallback_time, 1);
+}
+
+void AddTombstoneStatsToNewFile(const FileMetaData& from, VersionEdit* edit) {
+  if (!from.tombstone_stats_known || edit->GetNewFiles().empty()) {
+    return;
+  }
+  // The edit exposes its new files read-only; it is ours to modify here.
+  auto& files = const_cast<VersionEdit::NewFiles&>(edit->GetNewFiles());
+  FileMetaData& to = files.back().second;
+  assert(to.fd.GetNumber() == from.fd.GetNumber());
+  to.tombstone_stats_known = true;
+  to.tombstone_count = from.tombstone_count;
+  to.tombstone_window = from.tombstone_window;
+  to.tombstone_window_peak = from.tombstone_window_peak;
+  to.oldest_tombstone_time = from.oldest_tombstone_time;
+}
+
+void EncodeTombstoneStats(const FileMetaData& meta, std::string* dst) {
+  PutVarint64(dst, meta.tombstone_count);
+  PutVarint32(dst, meta.tombstone_window);
+  PutVarint32(dst, meta.tombstone_window_peak);
+  PutVarint64(dst, meta.oldest_tombstone_time);
+}
+
+bool DecodeTombstoneStats(const std::string& field, FileMetaData* meta) {
+  Slice in(field);
+  uint64_t count = 0, time = 0;
+  uint32_t window = 0, peak = 0;
+  if (!GetVarint64(&in, &count) || !GetVarint32(&in, &window) ||
+      !GetVarint32(&in, &peak) || !GetVarint64(&in, &time)) {
+    return false;
+  }
+  meta->tombstone_stats_known = true;
+  meta->tombstone_count = count;
+  meta->tombstone_window = window;
+  meta->tombstone_window_peak = peak;
+  meta->oldest_tombstone_time = time;
+  return true;
+}
+
+}  // namespace ROCKSDB_NAMESPACE
