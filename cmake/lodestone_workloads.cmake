@@ -3,6 +3,8 @@
 if(TARGET db_bench)
   set(LODESTONE_WORKLOAD_SOURCES
     tools/workloads/workload.cc
+    tools/workloads/workload_options.cc
+    tools/workloads/lethe.cc
     tools/workloads/queue.cc
     tools/workloads/tombstone_churn.cc)
   list(TRANSFORM LODESTONE_WORKLOAD_SOURCES PREPEND ${LODESTONE_ROOT}/)

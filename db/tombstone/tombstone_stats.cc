@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <atomic>
+#include <cstring>
 #include <deque>
 #include <limits>
 
@@ -29,6 +30,8 @@ const char* const kTombstoneMinSeqnoProperty =
     "lodestone.tombstones.min.seqno";
 
 namespace {
+
+const char* const kTombstoneStatsFactoryName = "LodestoneTombstoneStatsFactory";
 
 bool IsPointTombstone(ValueType type) {
   return type == kTypeDeletion || type == kTypeSingleDeletion ||
@@ -138,9 +141,7 @@ class TombstoneStatsCollectorFactory : public InternalTblPropCollFactory {
         window_.load(std::memory_order_relaxed));
   }
 
-  const char* Name() const override {
-    return "LodestoneTombstoneStatsFactory";
-  }
+  const char* Name() const override { return kTombstoneStatsFactoryName; }
 
  private:
   std::atomic<bool> enabled_{false};
@@ -179,9 +180,10 @@ InternalTblPropCollFactory* NewTombstoneStatsCollectorFactory(
 
 void ConfigureTombstoneStats(InternalTblPropCollFactory* factory,
                              const MutableCFOptions& options) {
-  auto* ours = dynamic_cast<TombstoneStatsCollectorFactory*>(factory);
-  if (ours != nullptr) {
-    ours->Configure(options);
+  // Release builds have no RTTI: recognize ours by name.
+  if (factory != nullptr &&
+      std::strcmp(factory->Name(), kTombstoneStatsFactoryName) == 0) {
+    static_cast<TombstoneStatsCollectorFactory*>(factory)->Configure(options);
   }
 }
 

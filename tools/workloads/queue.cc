@@ -335,14 +335,8 @@ class QueueWorkload {
         static_cast<double>(16 + FLAGS_queue_value_size);
     const double space_amp =
         live_bytes > 0 ? static_cast<double>(meta.size) / live_bytes : 0;
-    double write_amp = 0;
-    auto stats = t_->db->GetDBOptions().statistics;
-    if (stats && state_->user_bytes > 0) {
-      write_amp =
-          static_cast<double>(stats->getTickerCount(FLUSH_WRITE_BYTES) +
-                              stats->getTickerCount(COMPACT_WRITE_BYTES)) /
-          static_cast<double>(state_->user_bytes.load());
-    }
+    const double write_amp =
+        WorkloadWriteAmp(t_->db, state_->user_bytes.load());
     if (!report_) return;
     fprintf(report_, "%.1f,%s,%" PRIu64 ",%.1f,%.1f,%.2f", secs,
             kPhaseNames[state_->phase.load()], dequeues, p50, p99, skipped_per);

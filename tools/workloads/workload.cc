@@ -3,6 +3,8 @@
 #include <map>
 #include <mutex>
 
+#include "rocksdb/statistics.h"
+
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
@@ -23,6 +25,16 @@ bool FindWorkload(const std::string& name, WorkloadFunction* function) {
   }
   *function = it->second;
   return true;
+}
+
+double WorkloadWriteAmp(DB* db, uint64_t user_bytes) {
+  auto stats = db->GetDBOptions().statistics;
+  if (!stats || user_bytes == 0) {
+    return 0;
+  }
+  return static_cast<double>(stats->getTickerCount(FLUSH_WRITE_BYTES) +
+                             stats->getTickerCount(COMPACT_WRITE_BYTES)) /
+         static_cast<double>(user_bytes);
 }
 
 Status WorkloadPutInitial(DB* db, const WriteOptions& options, const Slice& key,

@@ -53,6 +53,14 @@ inline void AppendBigEndian64(std::string* dst, uint64_t v) {
   }
 }
 
+// Bytes flushed and compacted per byte the workload wrote (0 without
+// --statistics or before any write).
+double WorkloadWriteAmp(DB* db, uint64_t user_bytes);
+
+// Applies the options our workloads' flags set (db_bench calls it before
+// opening the DB; tools/workloads/workload_options.cc).
+void ConfigureWorkloadOptions(Options* options);
+
 // DB::PutInitial in Lodestone; NotSupported in the stock baseline's db_bench,
 // which links an unpatched library.
 Status WorkloadPutInitial(DB* db, const WriteOptions& options, const Slice& key,

@@ -1,11 +1,13 @@
 #include "utilities/lodestone/db_properties.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
 #include "db/column_family.h"
 #include "db/tombstone/read_path_range_tombstones.h"
 #include "db/version_set.h"
+#include "rocksdb/system_clock.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -13,7 +15,41 @@ const char* const kLodestonePropertyPrefix = "rocksdb.lodestone.";
 const char* const kTombstonesPerLevelProperty =
     "rocksdb.lodestone.tombstones-per-level";
 
+const char* const kTombstoneCompactionProperty =
+    "rocksdb.lodestone.tombstone-compaction";
+
 namespace {
+
+std::string TombstoneCompaction(ColumnFamilyData* cfd) {
+  const VersionStorageInfo& vstorage = *cfd->current()->storage_info();
+  int64_t now_signed = 0;
+  cfd->ioptions()->clock->GetCurrentTime(&now_signed).PermitUncheckedError();
+  const uint64_t now = static_cast<uint64_t>(std::max<int64_t>(now_signed, 0));
+  const MutableCFOptions& mo = *cfd->GetLatestMutableCFOptions();
+  char buf[256];
+  snprintf(buf, sizeof(buf),
+           "delete_persistence_threshold: %" PRIu64
+           "\ntombstone_density_trigger: %g\ntombstone_density_window: %u\n"
+           "level file reason rank tombstones oldest_tombstone_age_s\n",
+           mo.delete_persistence_threshold, mo.tombstone_density_trigger,
+           mo.tombstone_density_window);
+  std::string out = buf;
+  for (const auto& c : vstorage.TombstoneCompactionCandidates()) {
+    const uint64_t t = c.file->oldest_tombstone_time;
+    snprintf(buf, sizeof(buf), "L%d %" PRIu64 " %s %.3f %" PRIu64 " %" PRIu64 "\n",
+             c.level, c.file->fd.GetNumber(),
+             c.reason == CompactionReason::kTombstoneDensity ? "density"
+                                                             : "deadline",
+             c.rank, c.file->tombstone_count, t > 0 && now > t ? now - t : 0);
+    out += buf;
+  }
+  const uint64_t next = vstorage.NextTombstoneDeadline();
+  snprintf(buf, sizeof(buf), "next_deadline_in_s: %" PRId64 "\n",
+           next == 0 ? int64_t{-1}
+                     : static_cast<int64_t>(next) - static_cast<int64_t>(now));
+  out += buf;
+  return out;
+}
 
 // Counts come from each file's table properties (FileMetaData), which
 // versions load for every file when max_open_files is -1 and for a sample
@@ -74,6 +110,10 @@ bool GetLodestoneProperty(ColumnFamilyData* cfd, const Slice& name,
   }
   if (name == kTombstonesPerLevelProperty) {
     *value = TombstonesPerLevel(*cfd->current()->storage_info());
+    return true;
+  }
+  if (name == kTombstoneCompactionProperty) {
+    *value = TombstoneCompaction(cfd);
     return true;
   }
   if (name == kReadPathRangeTombstonesProperty) {

@@ -4,6 +4,10 @@
 //       per level: files, entries, point tombstones, range tombstones, and
 //       the tombstone share of entries; then totals.
 //
+//   rocksdb.lodestone.tombstone-compaction
+//       the tombstone-aware picker's options, candidates (best first) and
+//       the time until the next tombstone becomes overdue.
+//
 //   rocksdb.lodestone.read-path-range-tombstones
 //       scan-time tombstone-run conversion: the option's value, range
 //       tombstones inserted and attempts discarded by this column family.
@@ -22,6 +26,7 @@ class ColumnFamilyData;
 
 extern const char* const kLodestonePropertyPrefix;  // "rocksdb.lodestone."
 extern const char* const kTombstonesPerLevelProperty;
+extern const char* const kTombstoneCompactionProperty;
 
 inline bool IsLodestoneProperty(const Slice& name) {
   return name.starts_with(kLodestonePropertyPrefix);
