@@ -77,32 +77,24 @@ class TombstoneRunTracker {
     count_ = 0;
   }
 
-  // Backward steps. `upper_live_key` is the live key the step starts from
-  // (Prev), or nullptr after SeekToLast/SeekForPrev, when the run's first
-  // (largest) tombstone becomes the exclusive end.
-  void BeginBackward(const Slice* upper_live_key) {
-    count_ = 0;
-    end_known_ = upper_live_key != nullptr;
-    if (end_known_) {
-      end_.assign(upper_live_key->data(), upper_live_key->size());
-    }
-  }
+  // Backward steps. The run's first (largest) tombstone is its exclusive
+  // end: remembering the live key above it would cost a key copy on every
+  // Prev(), and a converted run is then skipped in one step anyway.
+  void BeginBackward() { count_ = 0; }
   void OnBackwardTombstone(const Slice& user_key) {
-    if (count_++ == 0 && !end_known_) {
+    if (count_++ == 0) {
       end_.assign(user_key.data(), user_key.size());
-      end_known_ = true;
+    } else {
+      start_.assign(user_key.data(), user_key.size());
     }
-    start_.assign(user_key.data(), user_key.size());
   }
   // A live key below the run, a bound or the start of data: every key in
-  // [last tombstone, end) was examined.
+  // [last tombstone, first tombstone) was examined.
   void EndBackward(SequenceNumber seq) {
-    if (count_ >= threshold_ && end_known_) {
+    if (count_ >= threshold_ && count_ > 1) {
       Convert(start_, end_, seq);
     }
-    // A later run in the same step lies below whatever ended this one.
     count_ = 0;
-    end_known_ = false;
   }
 
  private:
@@ -110,7 +102,6 @@ class TombstoneRunTracker {
 
   uint32_t threshold_ = 0;
   uint32_t count_ = 0;
-  bool end_known_ = false;
   TombstoneRunTarget target_;
   std::string start_;
   std::string end_;
