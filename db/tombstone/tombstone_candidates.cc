@@ -3,7 +3,7 @@
 //
 //  - Deadline (delete_persistence_threshold, FADE): a file whose oldest
 //    tombstone is older than its stage's cumulative deadline
-//    (tombstone_deadlines.h). Ranked by how far past the deadline, then by
+//    (tombstone_deadlines.h: stages weighted by capacity). Ranked by how far past the deadline, then by
 //    tombstone count, then by age. The leveled picker runs these first.
 //  - Density (tombstone_density_trigger): a file in which some window of
 //    tombstone_density_window consecutive entries holds at least that
@@ -15,7 +15,6 @@
 // (universal and FIFO keep their own pickers).
 
 #include <algorithm>
-#include <cmath>
 
 #include "db/tombstone/tombstone_deadlines.h"
 #include "db/version_set.h"
@@ -23,18 +22,29 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-std::vector<uint64_t> TombstoneStageDeadlines(uint64_t threshold_seconds,
-                                              double size_ratio, int stages) {
-  stages = std::max(stages, 1);
-  const double t = std::max(size_ratio, 1.01);
-  // Sum of T^s for s < stages.
-  const double total = (std::pow(t, stages) - 1) / (t - 1);
-  // Move on at 90% of each deadline: the compaction itself takes time.
+std::vector<double> TombstoneStageWeights(const VersionStorageInfo& vstorage,
+                                          int base_level, int last_level,
+                                          const MutableCFOptions& options) {
+  const double memtable = static_cast<double>(options.write_buffer_size);
+  std::vector<double> weights = {
+      memtable,
+      memtable * std::max(options.level0_file_num_compaction_trigger, 1)};
+  for (int level = base_level; level < last_level; level++) {
+    weights.push_back(static_cast<double>(vstorage.MaxBytesForLevel(level)));
+  }
+  return weights;
+}
+
+std::vector<uint64_t> TombstoneStageDeadlines(
+    uint64_t threshold_seconds, const std::vector<double>& weights) {
+  double total = 0;
+  for (double w : weights) total += std::max(w, 0.0);
   const double budget = 0.9 * static_cast<double>(threshold_seconds);
   std::vector<uint64_t> deadlines;
   double cumulative = 0;
-  for (int s = 0; s < stages; s++) {
-    cumulative += budget * std::pow(t, s) / total;
+  for (double w : weights) {
+    cumulative += total > 0 ? budget * std::max(w, 0.0) / total
+                            : budget / static_cast<double>(weights.size());
     deadlines.push_back(static_cast<uint64_t>(cumulative));
   }
   return deadlines;
@@ -59,13 +69,12 @@ void VersionStorageInfo::ComputeTombstoneCompactionCandidates(
 
   // Stages: the memtable (flushed by the timer), L0, then base_level_ up to
   // the level above the last non-empty one.
-  const int last_level =
-      std::max(num_non_empty_levels_ - 1, std::max(base_level_, 1));
-  const int stages = TombstoneStages(last_level, base_level_);
+  const int last_level = TombstoneLastLevel(num_non_empty_levels_, base_level_);
   std::vector<uint64_t> deadlines;
   if (threshold > 0) {
     deadlines = TombstoneStageDeadlines(
-        threshold, mutable_cf_options.max_bytes_for_level_multiplier, stages);
+        threshold, TombstoneStageWeights(*this, base_level_, last_level,
+                                         mutable_cf_options));
   }
 
   for (int level = 0; level < num_levels_; level++) {

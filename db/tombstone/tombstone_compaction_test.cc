@@ -124,16 +124,36 @@ class TombstoneCompactionTest : public DBTestBase {
   std::shared_ptr<ReasonRecorder> recorder_;
 };
 
-TEST_F(TombstoneCompactionTest, StageDeadlinesSumToTheThreshold) {
-  std::vector<uint64_t> d = TombstoneStageDeadlines(1000, 10, 4);
+TEST_F(TombstoneCompactionTest, StageDeadlinesFollowCapacity) {
+  // Lethe's geometric TTLs: weights growing with the size ratio.
+  std::vector<uint64_t> d = TombstoneStageDeadlines(1000, {1, 10, 100, 1000});
   ASSERT_EQ(d.size(), 4u);
-  for (size_t i = 1; i < d.size(); i++) {
-    EXPECT_GT(d[i] - d[i - 1], d[i - 1] - (i > 1 ? d[i - 2] : 0));
-  }
-  EXPECT_LE(d.back(), 900u);  // 10% left for the last compaction
-  EXPECT_GE(d.back(), 899u);
-  EXPECT_EQ(TombstoneStages(/*last_level=*/3, /*base_level=*/1), 4);
-  EXPECT_EQ(TombstoneStages(/*last_level=*/1, /*base_level=*/1), 2);
+  EXPECT_EQ(d[0], 0u);   // 0.9 * 1000 / 1111
+  EXPECT_EQ(d[1], 8u);   // + 8.1
+  EXPECT_EQ(d[2], 89u);  // + 81
+  EXPECT_GE(d[3], 899u);  // 10% left for the last compaction
+  EXPECT_LE(d[3], 900u);
+
+  // From an LSM: memtable, L0 (4 memtables), L1, L2 above the last level.
+  Options options = BaseOptions();
+  options.write_buffer_size = 1 << 20;
+  options.level0_file_num_compaction_trigger = 4;
+  options.max_bytes_for_level_base = 10 << 20;
+  DestroyAndReopen(options);
+  PutFloor(10);
+  auto* cfh =
+      static_cast<ColumnFamilyHandleImpl*>(db_->DefaultColumnFamily());
+  const int last = TombstoneLastLevel(Storage()->num_non_empty_levels(),
+                                      Storage()->base_level());
+  EXPECT_EQ(last, 3);
+  std::vector<double> w =
+      TombstoneStageWeights(*Storage(), Storage()->base_level(), last,
+                            *cfh->cfd()->GetLatestMutableCFOptions());
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w[0], 1 << 20);
+  EXPECT_EQ(w[1], 4 << 20);
+  EXPECT_EQ(w[2], 10 << 20);
+  EXPECT_EQ(w[3], 100 << 20);
 }
 
 TEST_F(TombstoneCompactionTest, PropertiesOnlyWhenOn) {

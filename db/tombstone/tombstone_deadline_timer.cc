@@ -43,12 +43,12 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
       if (mem->NumDeletion() + mem->NumRangeDeletion() > 0) {
         const uint64_t written = seqno_to_time_mapping_.GetProximalTimeBeforeSeqno(
             mem->GetFirstSequenceNumber());
-        const int last_level =
-            std::max(vstorage->num_non_empty_levels() - 1,
-                     std::max(vstorage->base_level(), 1));
+        const int last_level = TombstoneLastLevel(
+            vstorage->num_non_empty_levels(), vstorage->base_level());
         const std::vector<uint64_t> deadlines = TombstoneStageDeadlines(
-            threshold, mutable_cf_options.max_bytes_for_level_multiplier,
-            TombstoneStages(last_level, vstorage->base_level()));
+            threshold,
+            TombstoneStageWeights(*vstorage, vstorage->base_level(),
+                                  last_level, mutable_cf_options));
         if (written != 0 && now >= written + deadlines[0]) {
           cfd->Ref();
           to_flush.push_back(cfd);
