@@ -265,6 +265,39 @@ TEST_F(TombstoneCompactionTest, DensestFileFirst) {
   }
 }
 
+TEST_F(TombstoneCompactionTest, OldestOverdueFileFirst) {
+  Options options = BaseOptions();
+  options.disable_auto_compactions = true;  // only rank, do not compact
+  options.delete_persistence_threshold = 1000;
+  DestroyAndReopen(options);
+  PutFloor(100);
+  for (int i = 0; i < 10; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  ASSERT_OK(Flush());  // older, fewer tombstones
+  AdvanceSeconds(300);
+  for (int i = 10; i < 40; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  ASSERT_OK(Flush());  // newer, more tombstones
+  AdvanceSeconds(1000);
+  ASSERT_OK(Put("zzz", "new version"));
+  ASSERT_OK(Flush());  // re-scores with the current time
+  const auto& candidates = Storage()->TombstoneCompactionCandidates();
+  ASSERT_EQ(candidates.size(), 2u);
+  EXPECT_EQ(candidates[0].reason,
+            CompactionReason::kDeletePersistenceDeadline);
+  EXPECT_EQ(candidates[0].file->tombstone_count, 10u);
+  EXPECT_EQ(candidates[1].file->tombstone_count, 30u);
+  EXPECT_LT(candidates[0].file->oldest_tombstone_time,
+            candidates[1].file->oldest_tombstone_time);
+  std::string prop;
+  ASSERT_TRUE(
+      db_->GetProperty("rocksdb.lodestone.tombstone-compaction", &prop));
+  EXPECT_NE(prop.find("L0"), std::string::npos) << prop;
+  EXPECT_NE(prop.find("deadline"), std::string::npos) << prop;
+}
+
 TEST_F(TombstoneCompactionTest, NoTombstonesNoPick) {
   Options options = BaseOptions();
   options.delete_persistence_threshold = 1000;

@@ -157,6 +157,18 @@ TEST(DifferentialTest, TombstoneRunConversion) {
           static_cast<unsigned long long>(converted));
 }
 
+TEST(DifferentialTest, TombstoneRunConversionWithConcurrentWriter) {
+  uint64_t converted = 0;
+  RunFixedSeeds(ParseSets("baseline,conversion_concurrent"),
+                "differential_conversion_concurrent",
+                [&](const RunResult& r) {
+                  converted += r.runs_converted.at("conversion_concurrent");
+                });
+  EXPECT_GT(converted, 10u);
+  fprintf(stderr, "tombstone runs converted beside a writer, 4 seeds: %llu\n",
+          static_cast<unsigned long long>(converted));
+}
+
 TEST(DifferentialTest, TombstoneAwarePicker) {
   uint64_t picks = 0;
   RunFixedSeeds(ParseSets("baseline,tombstone_picker"),

@@ -1,10 +1,14 @@
 #include "tests/differential/harness.h"
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <random>
+#include <shared_mutex>
 #include <sstream>
+#include <thread>
 
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -104,7 +108,57 @@ class DbUnderTest {
     if (set_.apply) set_.apply(&options_);
   }
 
-  ~DbUnderTest() { Close(); }
+  ~DbUnderTest() {
+    StopWriter();
+    Close();
+  }
+
+  // The concurrent writer (OptionSet::concurrent_writer).
+  void StartWriter(int num_keys, uint64_t seed) {
+    if (!set_.concurrent_writer) return;
+    writer_ = std::thread([this, num_keys, seed] {
+      std::mt19937_64 rng(seed);
+      for (uint64_t n = 0; !stop_writer_.load(); ++n) {
+        char key[48];
+        snprintf(key, sizeof(key), "k%06d~w%llu",
+                 static_cast<int>(rng() % static_cast<uint64_t>(num_keys)),
+                 static_cast<unsigned long long>(n));
+        const uint64_t started = range_deletes_done_.load();
+        Status s;
+        {
+          std::shared_lock<std::shared_mutex> l(db_mu_);
+          if (db_ == nullptr) continue;
+          s = db_->Put(WriteOptions(), key, "w");
+        }
+        if (s.ok()) written_.push_back({key, started});
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    });
+  }
+
+  // Stops the writer; returns a description of the first acknowledged write
+  // that is gone, or "" if none is.
+  std::string StopWriter() {
+    if (!writer_.joinable()) return "";
+    stop_writer_.store(true);
+    writer_.join();
+    if (db_ == nullptr) return "";
+    for (const WrittenKey& w : written_) {
+      bool deleted_later = false;
+      for (size_t i = w.range_deletes_before; i < range_deletes_.size(); ++i) {
+        deleted_later = deleted_later || (range_deletes_[i].first <= w.key &&
+                                          w.key < range_deletes_[i].second);
+      }
+      if (deleted_later) continue;
+      PinnableSlice value;
+      Status s = db_->Get(ReadOptions(), db_->DefaultColumnFamily(), w.key,
+                          &value);
+      if (!s.ok()) {
+        return "concurrent writer's key " + w.key + " lost: " + s.ToString();
+      }
+    }
+    return "";
+  }
 
   const std::string& name() const { return set_.name; }
 
@@ -173,9 +227,14 @@ class DbUnderTest {
         return db_->Delete(wo, op.key);
       case OpKind::kSingleDelete:
         return db_->SingleDelete(wo, op.key);
-      case OpKind::kDeleteRange:
-        return db_->DeleteRange(wo, db_->DefaultColumnFamily(), op.key,
-                                op.key2);
+      case OpKind::kDeleteRange: {
+        Status s = db_->DeleteRange(wo, db_->DefaultColumnFamily(), op.key,
+                                    op.key2);
+        // Writer keys this may have covered are no longer expected.
+        range_deletes_.emplace_back(op.key, op.key2);
+        range_deletes_done_.store(range_deletes_.size());
+        return s;
+      }
       case OpKind::kSnapshot:
         if (snapshots_[op.snapshot])
           db_->ReleaseSnapshot(snapshots_[op.snapshot]);
@@ -196,9 +255,11 @@ class DbUnderTest {
       }
       case OpKind::kCompactFile:
         return CompactOneFile(op.pick);
-      case OpKind::kReopen:
+      case OpKind::kReopen: {
+        std::unique_lock<std::shared_mutex> l(db_mu_);
         Close();
         return Open(/*destroy=*/false);
+      }
       default:
         return Status::OK();
     }
@@ -246,9 +307,13 @@ class DbUnderTest {
       op.key.empty() ? it->SeekToLast() : it->SeekForPrev(op.key);
     }
     std::string out;
-    for (int n = 0; it->Valid() && n < op.count; ++n) {
+    for (int n = 0; it->Valid() && n < op.count;
+         op.reverse ? it->Prev() : it->Next()) {
+      if (it->key().ToString().find("~w") != std::string::npos) {
+        continue;  // The concurrent writer's key: not in the model.
+      }
       out += it->key().ToString() + "=" + it->value().ToString() + " ";
-      op.reverse ? it->Prev() : it->Next();
+      ++n;
     }
     if (!it->status().ok()) out += "<error " + it->status().ToString() + ">";
     return out;
@@ -278,6 +343,16 @@ class DbUnderTest {
   std::unique_ptr<DB> db_;
   std::array<const Snapshot*, kSnapshotSlots> snapshots_{};
   int deletes_seen_ = 0;
+  struct WrittenKey {
+    std::string key;
+    size_t range_deletes_before;  // DeleteRange ops done when it started
+  };
+  std::thread writer_;
+  std::atomic<bool> stop_writer_{false};
+  std::shared_mutex db_mu_;  // the writer vs. reopen
+  std::vector<WrittenKey> written_;  // the writer thread's only
+  std::vector<std::pair<std::string, std::string>> range_deletes_;
+  std::atomic<size_t> range_deletes_done_{0};
 };
 
 bool IsRead(OpKind kind) {
@@ -353,6 +428,7 @@ RunResult RunOps(const std::vector<Op>& ops,
       result.error = option_sets[i].name + ": open: " + s.ToString();
       return result;
     }
+    dbs.back()->StartWriter(600, 0x5eed + i);
   }
   Model model;
   std::array<int64_t, kSnapshotSlots> snapshots;
@@ -389,6 +465,8 @@ RunResult RunOps(const std::vector<Op>& ops,
     }
   }
   for (auto& db : dbs) {
+    const std::string lost = db->StopWriter();
+    if (result.ok() && !lost.empty()) result.error = db->name() + ": " + lost;
     result.chains_pruned[db->name()] = db->ChainsPruned();
     result.runs_converted[db->name()] = db->RunsConverted();
     result.tombstone_compactions[db->name()] = db->TombstoneCompactions();

@@ -28,6 +28,11 @@ struct OptionSet {
   bool initial_puts = false;
   // Put more deletes in the op mix, so that scans meet tombstone runs.
   bool tombstone_runs = false;
+  // A background thread keeps writing keys between the op stream's keys
+  // ("k000123~w7") while the ops run; reads skip them, and at the end every
+  // acknowledged one must still be there unless a later DeleteRange of the
+  // op stream covers it.
+  bool concurrent_writer = false;
 };
 
 // The first read whose answer differs from the model's.

@@ -83,6 +83,15 @@ std::map<std::string, OptionSet> Registry() {
   conversion.tombstone_runs = true;
   add(conversion);
 
+  // The same while a background writer keeps inserting keys into the runs
+  // being converted (and flushes and compactions run under it).
+  OptionSet concurrent{"conversion_concurrent", [](Options* o) {
+                         o->min_tombstones_for_range_conversion = 2;
+                       }};
+  concurrent.tombstone_runs = true;
+  concurrent.concurrent_writer = true;
+  add(concurrent);
+
   // Tombstone-aware compaction with aggressive thresholds: nearly every
   // file with a few tombstones is a density candidate, and a one-second
   // persistence deadline keeps the picker and the timer busy.
