@@ -9,6 +9,7 @@
 // minimal op log that --replay runs again.
 
 #include <cstdlib>
+#include <functional>
 #include <cstring>
 #include <sstream>
 
@@ -131,6 +132,33 @@ TEST(DifferentialTest, FixedSeeds) {
   RunFixedSeeds(ParseSets(flags.sets), "differential");
 }
 
+// Runs the fixed seeds of `sets` and checks that the feature under test
+// acted, not just that results matched: `count` reads how often it acted in
+// one run (0 expected for "baseline" when present), summed over the seeds.
+void RunFixedSeedsCounting(
+    const std::string& sets, const std::string& dir, const char* what,
+    const std::function<uint64_t(const RunResult&, const std::string&)>& count,
+    const std::string& feature_set, uint64_t at_least) {
+  const std::vector<OptionSet> parsed = ParseSets(sets);
+  uint64_t total = 0;
+  RunFixedSeeds(parsed, dir, [&](const RunResult& r) {
+    for (const OptionSet& set : parsed) {
+      if (set.name == "baseline") EXPECT_EQ(count(r, set.name), 0u);
+    }
+    total += count(r, feature_set);
+  });
+  EXPECT_GT(total, at_least) << what;
+  fprintf(stderr, "%s over 4 seeds: %llu\n", what,
+          static_cast<unsigned long long>(total));
+}
+
+uint64_t RunsConverted(const RunResult& r, const std::string& set) {
+  return r.runs_converted.at(set);
+}
+uint64_t TombstoneCompactions(const RunResult& r, const std::string& set) {
+  return r.tombstone_compactions.at(set);
+}
+
 TEST(DifferentialTest, InitialPuts) {
   uint64_t pruned = 0;
   RunFixedSeeds(ParseSets("baseline,initial_put,initial_put_universal"),
@@ -146,39 +174,22 @@ TEST(DifferentialTest, InitialPuts) {
 }
 
 TEST(DifferentialTest, TombstoneRunConversion) {
-  uint64_t converted = 0;
-  RunFixedSeeds(ParseSets("baseline,conversion,all_features"),
-                "differential_conversion", [&](const RunResult& r) {
-                  EXPECT_EQ(r.runs_converted.at("baseline"), 0u);
-                  converted += r.runs_converted.at("conversion");
-                });
-  EXPECT_GT(converted, 20u);
-  fprintf(stderr, "tombstone runs converted over 4 seeds: %llu\n",
-          static_cast<unsigned long long>(converted));
+  RunFixedSeedsCounting("baseline,conversion,all_features",
+                        "differential_conversion", "tombstone runs converted",
+                        RunsConverted, "conversion", 20);
 }
 
 TEST(DifferentialTest, TombstoneRunConversionWithConcurrentWriter) {
-  uint64_t converted = 0;
-  RunFixedSeeds(ParseSets("baseline,conversion_concurrent"),
-                "differential_conversion_concurrent",
-                [&](const RunResult& r) {
-                  converted += r.runs_converted.at("conversion_concurrent");
-                });
-  EXPECT_GT(converted, 10u);
-  fprintf(stderr, "tombstone runs converted beside a writer, 4 seeds: %llu\n",
-          static_cast<unsigned long long>(converted));
+  RunFixedSeedsCounting("baseline,conversion_concurrent",
+                        "differential_conversion_concurrent",
+                        "tombstone runs converted beside a writer",
+                        RunsConverted, "conversion_concurrent", 10);
 }
 
 TEST(DifferentialTest, TombstoneAwarePicker) {
-  uint64_t picks = 0;
-  RunFixedSeeds(ParseSets("baseline,tombstone_picker"),
-                "differential_picker", [&](const RunResult& r) {
-                  EXPECT_EQ(r.tombstone_compactions.at("baseline"), 0u);
-                  picks += r.tombstone_compactions.at("tombstone_picker");
-                });
-  EXPECT_GT(picks, 4u);
-  fprintf(stderr, "tombstone-aware compactions over 4 seeds: %llu\n",
-          static_cast<unsigned long long>(picks));
+  RunFixedSeedsCounting("baseline,tombstone_picker", "differential_picker",
+                        "tombstone-aware compactions", TombstoneCompactions,
+                        "tombstone_picker", 4);
 }
 
 TEST(DifferentialTest, CraftFilter) {
