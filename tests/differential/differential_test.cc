@@ -143,7 +143,9 @@ void RunFixedSeedsCounting(
   uint64_t total = 0;
   RunFixedSeeds(parsed, dir, [&](const RunResult& r) {
     for (const OptionSet& set : parsed) {
-      if (set.name == "baseline") EXPECT_EQ(count(r, set.name), 0u);
+      if (set.name == "baseline") {
+        EXPECT_EQ(count(r, set.name), 0u);
+      }
     }
     total += count(r, feature_set);
   });
