@@ -19,6 +19,8 @@ set(LODESTONE_LIB_SOURCES
   table/craft/craft_table_writer.cc
   table/craft/louds_sparse.cc
   table/craft/rank_select.cc
+  # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
+  tools/ldb_commands/craft_query_command.cc
   # utilities/lodestone: option registration
   utilities/lodestone/db_properties.cc
   utilities/lodestone/option_types.cc
