@@ -80,3 +80,7 @@ lodestone_gtest(read_path_range_tombstone_test
 # db/tombstone: tombstone-aware compaction (statistics, density, FADE).
 lodestone_gtest(tombstone_compaction_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone/tombstone_compaction_test.cc)
+
+# tools/ldb_commands: our ldb commands.
+lodestone_gtest(craft_query_command_test
+  SOURCES ${LODESTONE_ROOT}/tools/ldb_commands/craft_query_command_test.cc)
