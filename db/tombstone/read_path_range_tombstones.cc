@@ -89,14 +89,11 @@ void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
       target_.user_comparator->Compare(start, end) >= 0) {
     return;
   }
-  ConvertTombstoneRun(target_, seq, start, end);
-}
-
-bool ConvertTombstoneRun(const TombstoneRunTarget& target, SequenceNumber seq,
-                         const Slice& start, const Slice& end) {
-  Status s = target.db->InsertReadPathRangeTombstone(
-      target.cfd, target.super_version_number, seq, start, end);
-  return s.ok();
+  target_.db
+      ->InsertReadPathRangeTombstone(target_.cfd,
+                                     target_.super_version_number, seq,
+                                     start, end)
+      .PermitUncheckedError();  // Refusals are counted; nothing to do.
 }
 
 Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,

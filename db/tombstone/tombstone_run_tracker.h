@@ -39,12 +39,6 @@ struct TombstoneRunTarget {
   uint64_t super_version_number = 0;
 };
 
-// Inserts the range tombstone [start, end) at `seq` (defined in
-// read_path_range_tombstones.cc). Returns whether it was inserted; a refusal
-// is counted as discarded.
-bool ConvertTombstoneRun(const TombstoneRunTarget& target, SequenceNumber seq,
-                         const Slice& start, const Slice& end);
-
 class TombstoneRunTracker {
  public:
   // 0 disables tracking; the DBIter decides whether its reads allow it.
@@ -98,6 +92,8 @@ class TombstoneRunTracker {
   }
 
  private:
+  // Hands [start, end) to DBImpl::InsertReadPathRangeTombstone (defined in
+  // read_path_range_tombstones.cc), which counts a refusal as discarded.
   void Convert(const Slice& start, const Slice& end, SequenceNumber seq);
 
   uint32_t threshold_ = 0;

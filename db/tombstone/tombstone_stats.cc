@@ -4,7 +4,7 @@
 #include <cassert>
 #include <atomic>
 #include <cstring>
-#include <deque>
+#include <vector>
 #include <limits>
 
 #include "db/dbformat.h"
@@ -42,33 +42,35 @@ bool IsPointTombstone(ValueType type) {
 class TombstoneStatsCollector : public InternalTblPropColl {
  public:
   explicit TombstoneStatsCollector(uint32_t window)
-      : window_(std::max<uint32_t>(window, 1)) {}
+      : window_(std::max<uint32_t>(window, 1)), recent_(window_, false) {}
 
+  // Runs for every entry of every flush and compaction while the feature is
+  // on: only the key's 8-byte footer is decoded.
   Status InternalAdd(const Slice& key, const Slice& /*value*/,
                      uint64_t /*file_size*/) override {
-    ParsedInternalKey ikey;
-    if (!ParseInternalKey(key, &ikey, /*log_err_key=*/false).ok()) {
+    if (key.size() < kNumInternalBytes) {
       return Status::OK();  // The builder reports bad keys itself.
     }
-    if (ikey.type == kTypeRangeDeletion) {
+    SequenceNumber seq;
+    ValueType type;
+    UnPackSequenceAndType(ExtractInternalKeyFooter(key), &seq, &type);
+    if (type == kTypeRangeDeletion) {
       ++range_;
-      min_seqno_ = std::min(min_seqno_, ikey.sequence);
+      min_seqno_ = std::min(min_seqno_, seq);
       return Status::OK();
     }
-    const bool tombstone = IsPointTombstone(ikey.type);
+    const bool tombstone = IsPointTombstone(type);
     if (tombstone) {
       ++point_;
-      ++in_window_;
       ++in_block_;
-      min_seqno_ = std::min(min_seqno_, ikey.sequence);
+      min_seqno_ = std::min(min_seqno_, seq);
     }
     ++entries_in_block_;
-    // A sliding window over the last `window_` entries' tombstone flags.
-    recent_.push_back(tombstone);
-    if (recent_.size() > window_) {
-      in_window_ -= recent_.front() ? 1 : 0;
-      recent_.pop_front();
-    }
+    // A sliding window over the last `window_` entries' tombstone flags: a
+    // ring whose slot `next_` holds the flag leaving the window.
+    in_window_ += (tombstone ? 1 : 0) - (recent_[next_] ? 1 : 0);
+    recent_[next_] = tombstone;
+    next_ = next_ + 1 == window_ ? 0 : next_ + 1;
     peak_ = std::max(peak_, in_window_);
     return Status::OK();
   }
@@ -105,7 +107,8 @@ class TombstoneStatsCollector : public InternalTblPropColl {
 
  private:
   const uint32_t window_;
-  std::deque<bool> recent_;
+  std::vector<bool> recent_;
+  uint32_t next_ = 0;
   uint32_t in_window_ = 0;
   uint32_t peak_ = 0;
   uint64_t point_ = 0;
