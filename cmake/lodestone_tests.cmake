@@ -35,6 +35,11 @@ include(${LODESTONE_ROOT}/cmake/upstream_tests.cmake)
 
 lodestone_gtest(location_cache_test
   SOURCES ${LODESTONE_ROOT}/cache/location/location_cache_test.cc)
+
+# cache/location: the location cache under Get/MultiGet (hits, invalidation,
+# collisions, snapshots, ingestion, shared caches, concurrent readers).
+lodestone_gtest(location_cache_db_test
+  SOURCES ${LODESTONE_ROOT}/cache/location/location_cache_db_test.cc)
 lodestone_gtest(lodestone_options_test
   SOURCES ${LODESTONE_ROOT}/utilities/lodestone/options_test.cc)
 

@@ -6,7 +6,8 @@ if(TARGET db_bench)
     tools/workloads/workload_options.cc
     tools/workloads/lethe.cc
     tools/workloads/queue.cc
-    tools/workloads/tombstone_churn.cc)
+    tools/workloads/tombstone_churn.cc
+    tools/workloads/index_lookup.cc)
   list(TRANSFORM LODESTONE_WORKLOAD_SOURCES PREPEND ${LODESTONE_ROOT}/)
   set_source_files_properties(${LODESTONE_WORKLOAD_SOURCES}
     PROPERTIES COMPILE_OPTIONS -Werror)

@@ -1,5 +1,7 @@
 #include "rocksdb/location_cache.h"
 
+#include "cache/location/location_cache_impl.h"
+
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
@@ -7,41 +9,16 @@
 #include <unordered_map>
 
 #include "options/options_helper.h"
+#include "rocksdb/advanced_cache.h"
+#include "rocksdb/db.h"
+#include "rocksdb/table.h"
+#include "util/fastrange.h"
+#include "util/hash.h"
 #include "util/string_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
-
-// The configuration of a cache. The slot array (8 bytes per slot) comes
-// with the Get hooks (docs/location_cache.md); until then nothing is
-// allocated and the capacity is what the slots will take.
-class LocationCacheImpl : public LocationCache {
- public:
-  explicit LocationCacheImpl(const LocationCacheOptions& options)
-      : options_(options) {}
-
-  const LocationCacheOptions& GetOptions() const override { return options_; }
-
-  size_t GetCapacity() const override {
-    return options_.capacity / sizeof(uint64_t) * sizeof(uint64_t);
-  }
-
-  std::string ToString() const override {
-    char buf[64];
-    if (options_.capacity > 0 || options_.block_cache_fraction <= 0) {
-      snprintf(buf, sizeof(buf), "capacity=%zu", options_.capacity);
-    } else {
-      snprintf(buf, sizeof(buf), "block_cache_fraction=%g",
-               options_.block_cache_fraction);
-    }
-    return buf;
-  }
-
- private:
-  const LocationCacheOptions options_;
-};
-
 // Strict "<digits>[KMGT]": upstream's ParseSizeT accepts trailing garbage and
 // wraps negative numbers.
 bool ParseByteSize(const std::string& text, size_t* bytes) {
@@ -120,6 +97,210 @@ Status ParseLocationCacheOptions(const std::string& value,
 }
 
 }  // namespace
+
+LocationCacheImpl::LocationCacheImpl(const LocationCacheOptions& options)
+    : options_(options) {
+  if (options_.capacity > 0) {
+    Allocate(options_.capacity);
+  }
+}
+
+LocationCacheImpl::~LocationCacheImpl() = default;
+
+void LocationCacheImpl::Allocate(size_t capacity) {
+  const size_t n = capacity / sizeof(uint64_t);
+  if (n == 0) {
+    return;
+  }
+  storage_.reset(new std::atomic<uint64_t>[n]);
+  for (size_t i = 0; i < n; ++i) {
+    storage_[i].store(0, std::memory_order_relaxed);
+  }
+  slots_.store(storage_.get(), std::memory_order_release);
+  num_slots_.store(n, std::memory_order_release);
+}
+
+size_t LocationCacheImpl::EnsureAllocated(size_t block_cache_capacity) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (num_slots() == 0 && options_.block_cache_fraction > 0) {
+    Allocate(static_cast<size_t>(static_cast<double>(block_cache_capacity) *
+                                 options_.block_cache_fraction));
+  }
+  return GetCapacity();
+}
+
+size_t LocationCacheImpl::GetCapacity() const {
+  const size_t n = num_slots();
+  return n > 0 ? n * sizeof(uint64_t)
+               : options_.capacity / sizeof(uint64_t) * sizeof(uint64_t);
+}
+
+std::string LocationCacheImpl::ToString() const {
+  char buf[64];
+  if (options_.capacity > 0 || options_.block_cache_fraction <= 0) {
+    snprintf(buf, sizeof(buf), "capacity=%zu", options_.capacity);
+  } else {
+    snprintf(buf, sizeof(buf), "block_cache_fraction=%g",
+             options_.block_cache_fraction);
+  }
+  return buf;
+}
+
+std::atomic<uint64_t>* LocationCacheImpl::slot(uint64_t hash) const {
+  return slots_.load(std::memory_order_relaxed) +
+         FastRange64(hash, num_slots_.load(std::memory_order_relaxed));
+}
+
+uint32_t LocationCacheImpl::AcquireOwner() {
+  uint32_t owner = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (uint32_t id = 1; id <= LocationDescriptor::kMaxOwner; ++id) {
+      if ((owners_in_use_ & (1u << id)) == 0) {
+        owner = id;
+        break;
+      }
+    }
+    if (owner == 0) {
+      return 0;
+    }
+    owners_in_use_ |= 1u << owner;
+    if ((owners_ever_used_ & (1u << owner)) == 0) {
+      owners_ever_used_ |= 1u << owner;
+      return owner;
+    }
+  }
+  // A reused id: its previous DB's descriptors would name that DB's files.
+  ClearOwner(owner);
+  return owner;
+}
+
+void LocationCacheImpl::ReleaseOwner(uint32_t owner) {
+  if (owner == 0) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  owners_in_use_ &= ~(1u << owner);
+}
+
+size_t LocationCacheImpl::ClearOwner(uint32_t owner) {
+  std::atomic<uint64_t>* slots = slots_.load(std::memory_order_acquire);
+  const size_t n = num_slots();
+  size_t cleared = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t d = slots[i].load(std::memory_order_relaxed);
+    if (d != 0 && LocationDescriptor::OwnerOf(d) == owner &&
+        slots[i].compare_exchange_strong(d, 0, std::memory_order_seq_cst)) {
+      ++cleared;
+    }
+  }
+  return cleared;
+}
+
+size_t LocationCacheImpl::CountOwned(uint32_t owner) const {
+  std::atomic<uint64_t>* slots = slots_.load(std::memory_order_acquire);
+  const size_t n = num_slots();
+  size_t used = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t d = slots[i].load(std::memory_order_relaxed);
+    used += d != 0 && (owner == 0 || LocationDescriptor::OwnerOf(d) == owner);
+  }
+  return used;
+}
+
+LocationCacheBinding::LocationCacheBinding(
+    std::shared_ptr<LocationCacheImpl> shared, uint32_t owner)
+    : shared_(std::move(shared)), owner_(owner) {}
+
+LocationCacheBinding::~LocationCacheBinding() {
+  shared_->ReleaseOwner(owner_);
+}
+
+namespace {
+uint64_t SlotHash(uint32_t owner, uint32_t cf_id, const Slice& user_key) {
+  return Hash64(user_key.data(), user_key.size(),
+                (uint64_t{owner} << 32) | cf_id);
+}
+}  // namespace
+
+std::atomic<uint64_t>* LocationCacheBinding::Slot(
+    uint32_t cf_id, const Slice& user_key) const {
+  return shared_->slot(SlotHash(owner_, cf_id, user_key));
+}
+
+void LocationCacheBinding::Invalidate(uint32_t cf_id,
+                                      const Slice& user_key) const {
+  std::atomic<uint64_t>* s = Slot(cf_id, user_key);
+  // Another owner's descriptor in this slot is cleared too: a lost entry,
+  // never a wrong one. The load keeps clean slots' cache lines clean.
+  if (s->load(std::memory_order_relaxed) != 0) {
+    s->store(0, std::memory_order_seq_cst);
+  }
+}
+
+bool LocationCacheBinding::Populate(std::atomic<uint64_t>* slot,
+                                    uint64_t observed, uint64_t desired,
+                                    uint64_t epoch) const {
+  std::atomic<uint64_t>& current_epoch = shared_->epoch(owner_);
+  if (current_epoch.load(std::memory_order_seq_cst) != epoch ||
+      !slot->compare_exchange_strong(observed, desired,
+                                     std::memory_order_seq_cst)) {
+    return false;
+  }
+  // A flush that bumped the epoch between our check and the swap may have
+  // cleared this slot already; its clear must win.
+  if (current_epoch.load(std::memory_order_seq_cst) != epoch) {
+    slot->compare_exchange_strong(desired, 0, std::memory_order_seq_cst);
+    return false;
+  }
+  return true;
+}
+
+std::string PrepareLocationCache(
+    const DBOptions& db_options,
+    const std::vector<ColumnFamilyDescriptor>& column_families) {
+  LocationCache* cache = db_options.location_cache.get();
+  if (cache == nullptr) {
+    return std::string();
+  }
+  LocationCacheImpl* shared = cache->binding() != nullptr
+                                  ? cache->binding()->shared()
+                                  : static_cast<LocationCacheImpl*>(cache);
+  size_t block_cache_capacity = 0;
+  for (const auto& cf : column_families) {
+    if (cf.name != kDefaultColumnFamilyName || !cf.options.table_factory) {
+      continue;
+    }
+    const auto* bbto =
+        cf.options.table_factory->GetOptions<BlockBasedTableOptions>();
+    if (bbto != nullptr && bbto->block_cache != nullptr) {
+      block_cache_capacity = bbto->block_cache->GetCapacity();
+    }
+  }
+  const size_t bytes = shared->EnsureAllocated(block_cache_capacity);
+  char buf[160];
+  snprintf(buf, sizeof(buf),
+           "Lodestone location cache: %s, %zu bytes (%zu slots of 8 bytes)%s",
+           shared->ToString().c_str(), bytes, bytes / sizeof(uint64_t),
+           bytes == 0 ? ": no block cache to size it from, disabled" : "");
+  return buf;
+}
+
+std::shared_ptr<LocationCache> BindLocationCache(
+    const std::shared_ptr<LocationCache>& cache) {
+  if (cache == nullptr) {
+    return nullptr;
+  }
+  std::shared_ptr<LocationCacheImpl> shared;
+  if (cache->binding() != nullptr) {
+    shared = std::static_pointer_cast<LocationCacheBinding>(cache)
+                 ->shared_ptr_to_shared();
+  } else {
+    shared = std::static_pointer_cast<LocationCacheImpl>(cache);
+  }
+  const uint32_t owner = shared->AcquireOwner();
+  return std::make_shared<LocationCacheBinding>(std::move(shared), owner);
+}
 
 std::shared_ptr<LocationCache> LocationCache::Create(
     const LocationCacheOptions& options) {

@@ -22,6 +22,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 struct ConfigOptions;
+class LocationCacheBinding;
 
 struct LocationCacheOptions {
   // Memory for the descriptor array, in bytes (8 bytes per slot).
@@ -33,6 +34,8 @@ struct LocationCacheOptions {
   double block_cache_fraction = 0.0;
 };
 
+// Obtain caches from Create or CreateFromString only: the DB relies on their
+// implementation (cache/location/).
 class LocationCache {
  public:
   // Creates a cache. A capacity of 0 with a block_cache_fraction is sized
@@ -57,6 +60,13 @@ class LocationCache {
 
   // The options string that recreates this cache ("capacity=...").
   virtual std::string ToString() const = 0;
+
+  // Slots in use (a scan of the array: for properties and tests).
+  virtual size_t GetUsage() const = 0;
+
+  // Internal: the per-DB view a DB binds this cache to when it opens
+  // (cache/location/location_cache_impl.h); nullptr for the shared cache.
+  virtual LocationCacheBinding* binding() { return nullptr; }
 };
 
 }  // namespace ROCKSDB_NAMESPACE

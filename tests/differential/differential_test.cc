@@ -194,6 +194,23 @@ TEST(DifferentialTest, TombstoneAwarePicker) {
                         "tombstone_picker", 4);
 }
 
+uint64_t LocationCacheHits(const RunResult& r, const std::string& set) {
+  return r.location_cache_hits.at(set);
+}
+
+TEST(DifferentialTest, LocationCache) {
+  RunFixedSeedsCounting("baseline,location_cache", "differential_location",
+                        "location cache hits", LocationCacheHits,
+                        "location_cache", 100);
+}
+
+TEST(DifferentialTest, LocationCacheWithConcurrentWriter) {
+  RunFixedSeedsCounting("baseline,location_cache_concurrent",
+                        "differential_location_concurrent",
+                        "location cache hits beside a writer",
+                        LocationCacheHits, "location_cache_concurrent", 100);
+}
+
 TEST(DifferentialTest, CraftFilter) {
   RunFixedSeeds(ParseSets("baseline,craft"), "differential_craft");
 }

@@ -194,6 +194,12 @@ class DbUnderTest {
                : 0;
   }
 
+  uint64_t LocationCacheHits() const {
+    return options_.statistics ? options_.statistics->getTickerCount(
+                                     ROCKSDB_NAMESPACE::LOCATION_CACHE_HIT)
+                               : 0;
+  }
+
   uint64_t TombstoneCompactions() const {
     return options_.statistics
                ? options_.statistics->getTickerCount(
@@ -272,10 +278,26 @@ class DbUnderTest {
       case OpKind::kGet: {
         PinnableSlice value;
         Status s = db_->Get(ro, db_->DefaultColumnFamily(), op.key, &value);
-        return FormatValue(s, value.ToString());
+        std::string first = FormatValue(s, value.ToString());
+        if (set_.warm_point_reads) {
+          value.Reset();
+          s = db_->Get(ro, db_->DefaultColumnFamily(), op.key, &value);
+          std::string second = FormatValue(s, value.ToString());
+          if (second != first) {
+            return first + " then " + second;
+          }
+        }
+        return first;
       }
       case OpKind::kMultiGet: {
         std::vector<std::string> keys = MultiGetKeys(op);
+        if (set_.warm_point_reads) {
+          for (const std::string& key : keys) {
+            PinnableSlice ignored;
+            db_->Get(ro, db_->DefaultColumnFamily(), key, &ignored)
+                .PermitUncheckedError();
+          }
+        }
         std::vector<Slice> slices(keys.begin(), keys.end());
         std::vector<PinnableSlice> values(keys.size());
         std::vector<Status> statuses(keys.size());
@@ -470,6 +492,7 @@ RunResult RunOps(const std::vector<Op>& ops,
     result.chains_pruned[db->name()] = db->ChainsPruned();
     result.runs_converted[db->name()] = db->RunsConverted();
     result.tombstone_compactions[db->name()] = db->TombstoneCompactions();
+    result.location_cache_hits[db->name()] = db->LocationCacheHits();
     db->Destroy();
   }
   return result;

@@ -33,6 +33,10 @@ struct OptionSet {
   // acknowledged one must still be there unless a later DeleteRange of the
   // op stream covers it.
   bool concurrent_writer = false;
+  // Point reads go through a Get of the same key first, so that the
+  // compared read can be answered from what that Get remembered (location
+  // cache). A Get whose two answers differ reports both: a divergence.
+  bool warm_point_reads = false;
 };
 
 // The first read whose answer differs from the model's.
@@ -53,6 +57,8 @@ struct RunResult {
   std::map<std::string, uint64_t> runs_converted;
   // Per option set: compactions the tombstone-aware picker started.
   std::map<std::string, uint64_t> tombstone_compactions;
+  // Per option set: point lookups the location cache answered.
+  std::map<std::string, uint64_t> location_cache_hits;
   bool diverged = false;
   Divergence divergence;
   std::string error;  // A failed write or open: also a failure.

@@ -5,6 +5,7 @@
 
 #include "rocksdb/compaction_filter.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
 
 namespace lodestone_test {
@@ -103,11 +104,36 @@ std::map<std::string, OptionSet> Registry() {
   picker.tombstone_runs = true;
   add(picker);
 
+  // Location cache: small enough that slots collide, shared by every DB of
+  // this option set (reopens rebind it), beside the conversion's range
+  // tombstones and a background writer that flushes under the readers.
+  OptionSet location{"location_cache", [](Options* o) {
+                       static const std::shared_ptr<
+                           ROCKSDB_NAMESPACE::LocationCache>
+                           cache = ROCKSDB_NAMESPACE::LocationCache::Create(
+                               {/*capacity=*/4096});
+                       o->location_cache = cache;
+                     }};
+  location.warm_point_reads = true;
+  add(location);
+  OptionSet location_concurrent{"location_cache_concurrent", [](Options* o) {
+                                  o->location_cache =
+                                      ROCKSDB_NAMESPACE::LocationCache::Create(
+                                          {/*capacity=*/16 << 10});
+                                  o->min_tombstones_for_range_conversion = 3;
+                                }};
+  location_concurrent.tombstone_runs = true;
+  location_concurrent.concurrent_writer = true;
+  location_concurrent.warm_point_reads = true;
+  add(location_concurrent);
+
   // Everything at once: initial puts, CRaFT and conversion.
   OptionSet all{"all_features", [](Options* o) {
                   o->verify_initial_puts = true;
                   o->min_tombstones_for_range_conversion = 3;
                   o->tombstone_density_trigger = 0.5;
+                  o->location_cache = ROCKSDB_NAMESPACE::LocationCache::Create(
+                      {/*capacity=*/64 << 10});
                   BlockBasedTableOptions table;
                   table.craft_range_filter = true;
                   table.craft_partition_size = 256;
@@ -115,6 +141,7 @@ std::map<std::string, OptionSet> Registry() {
                 }};
   all.initial_puts = true;
   all.tombstone_runs = true;
+  all.warm_point_reads = true;
   add(all);
 
   // Planted bugs, for the harness's self-test.

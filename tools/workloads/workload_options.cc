@@ -1,12 +1,17 @@
 // Options that our workloads' flags set, applied by db_bench before it opens
-// the DB (patches/0021): stock RocksDB's CompactOnDeletionCollector in both
-// builds, Lodestone's tombstone-aware compaction in Lodestone's.
+// the DB (patches/0011): stock RocksDB's CompactOnDeletionCollector in both
+// builds, Lodestone's tombstone-aware compaction and location cache in
+// Lodestone's.
 
 #ifdef GFLAGS
 #include <cstdio>
 #include <cstdlib>
 
+#include "rocksdb/convenience.h"
 #include "rocksdb/options.h"
+#ifndef LODESTONE_STOCK_BASELINE
+#include "rocksdb/location_cache.h"
+#endif
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "tools/workloads/workload.h"
 #include "util/gflags_compat.h"
@@ -28,6 +33,9 @@ DEFINE_double(tombstone_density_trigger, 0,
               "compaction candidate (0 = off).");
 DEFINE_uint32(tombstone_density_window, 128,
               "Lodestone: entries per tombstone density window.");
+DEFINE_string(location_cache, "",
+              "Lodestone: location cache under Get/MultiGet, e.g. 64M or "
+              "block_cache_fraction=0.1 (empty = off).");
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -48,13 +56,27 @@ void ConfigureWorkloadOptions(Options* options) {
   }
 #ifdef LODESTONE_STOCK_BASELINE
   if (FLAGS_delete_persistence_threshold > 0 ||
-      FLAGS_tombstone_density_trigger > 0) {
+      FLAGS_tombstone_density_trigger > 0 || !FLAGS_location_cache.empty()) {
     fprintf(stderr,
-            "--delete_persistence_threshold and --tombstone_density_trigger "
-            "need Lodestone; this db_bench links stock RocksDB\n");
+            "--delete_persistence_threshold, --tombstone_density_trigger and "
+            "--location_cache need Lodestone; this db_bench links stock "
+            "RocksDB\n");
     exit(1);
   }
 #else
+  if (!FLAGS_location_cache.empty()) {
+    // One cache for the whole run: Open() runs again for every fresh DB.
+    static std::shared_ptr<LocationCache> cache;
+    if (cache == nullptr) {
+      Status s = LocationCache::CreateFromString(
+          ConfigOptions(), FLAGS_location_cache, &cache);
+      if (!s.ok()) {
+        fprintf(stderr, "--location_cache: %s\n", s.ToString().c_str());
+        exit(1);
+      }
+    }
+    options->location_cache = cache;
+  }
   options->delete_persistence_threshold = FLAGS_delete_persistence_threshold;
   options->tombstone_density_trigger = FLAGS_tombstone_density_trigger;
   options->tombstone_density_window = FLAGS_tombstone_density_window;

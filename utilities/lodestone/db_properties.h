@@ -27,6 +27,7 @@ class ColumnFamilyData;
 extern const char* const kLodestonePropertyPrefix;  // "rocksdb.lodestone."
 extern const char* const kTombstonesPerLevelProperty;
 extern const char* const kTombstoneCompactionProperty;
+extern const char* const kLocationCacheProperty;
 
 inline bool IsLodestoneProperty(const Slice& name) {
   return name.starts_with(kLodestonePropertyPrefix);

@@ -1,0 +1,427 @@
+// The location cache under DB::Get and MultiGet: hits return exactly what
+// the full search returns, and every event that makes a newer version
+// visible (flush, range tombstone, ingestion, reopen, another DB sharing
+// the cache) keeps a remembered location from answering.
+
+#include <atomic>
+#include <thread>
+
+#include "cache/location/location_cache_impl.h"
+#include "db/db_test_util.h"
+#include "rocksdb/location_cache.h"
+#include "rocksdb/sst_file_writer.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class LocationCacheDBTest : public DBTestBase {
+ public:
+  LocationCacheDBTest()
+      : DBTestBase("location_cache_db_test", /*env_do_fsync=*/false) {}
+
+ protected:
+  static std::string Key(int i) {
+    char buf[16];
+    snprintf(buf, sizeof(buf), "k%05d", i);
+    return buf;
+  }
+
+  Options LocationOptions(size_t capacity = 1 << 20) {
+    Options options = CurrentOptions();
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;
+    options.statistics = CreateDBStatistics();
+    options.location_cache = LocationCache::Create({capacity});
+    return options;
+  }
+
+  uint64_t Ticker(Tickers t) {
+    return options_.statistics->getTickerCount(t);
+  }
+
+  void Open(const Options& options) {
+    options_ = options;
+    DestroyAndReopen(options_);
+  }
+
+  // Get twice: the first populates, the second should hit.
+  void ExpectHit(const std::string& key, const std::string& value) {
+    ASSERT_EQ(Get(key), value);
+    const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+    ASSERT_EQ(Get(key), value);
+    ASSERT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 1) << key;
+  }
+
+  Options options_;
+};
+
+TEST_F(LocationCacheDBTest, HitReturnsTheValue) {
+  Open(LocationOptions());
+  for (int i = 0; i < 1000; i++) {
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(2);
+  for (int i = 0; i < 1000; i += 7) {
+    ExpectHit(Key(i), "v" + std::to_string(i));
+  }
+  EXPECT_GT(Ticker(LOCATION_CACHE_POPULATE), 100u);
+  // A missing key is never remembered and never wrong.
+  EXPECT_EQ(Get("k99999x"), "NOT_FOUND");
+  EXPECT_EQ(Get("k99999x"), "NOT_FOUND");
+
+  std::string report;
+  ASSERT_TRUE(
+      db_->GetProperty("rocksdb.lodestone.location-cache", &report));
+  EXPECT_NE(report.find("capacity_bytes: 1048576"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("slots: 131072"), std::string::npos) << report;
+  EXPECT_NE(report.find("hits: "), std::string::npos) << report;
+}
+
+TEST_F(LocationCacheDBTest, OffByDefault) {
+  Options options = CurrentOptions();
+  options.statistics = CreateDBStatistics();
+  options_ = options;
+  DestroyAndReopen(options_);
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Flush());
+  ASSERT_EQ(Get("a"), "1");
+  ASSERT_EQ(Get("a"), "1");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT) + Ticker(LOCATION_CACHE_MISS) +
+                Ticker(LOCATION_CACHE_POPULATE),
+            0u);
+  std::string report;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.location-cache", &report));
+  EXPECT_EQ(report, "location_cache: off\n");
+}
+
+TEST_F(LocationCacheDBTest, FlushOfANewerVersionInvalidates) {
+  Open(LocationOptions());
+  ASSERT_OK(Put("a", "old"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "old");
+  ASSERT_OK(Put("a", "new"));
+  ASSERT_EQ(Get("a"), "new");  // memtable
+  ASSERT_OK(Flush());
+  EXPECT_GT(Ticker(LOCATION_CACHE_INVALIDATE), 0u);
+  ASSERT_EQ(Get("a"), "new");
+  ExpectHit("a", "new");
+  // A delete flushed over it.
+  ASSERT_OK(Delete("a"));
+  ASSERT_OK(Flush());
+  EXPECT_EQ(Get("a"), "NOT_FOUND");
+  EXPECT_EQ(Get("a"), "NOT_FOUND");
+}
+
+TEST_F(LocationCacheDBTest, HashCollisionsNeverReturnAnotherKey) {
+  // One slot: every key collides with every other.
+  Open(LocationOptions(/*capacity=*/8));
+  for (int i = 0; i < 300; i++) {
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 300; i++) {
+      ASSERT_EQ(Get(Key(i)), "v" + std::to_string(i));
+      ASSERT_EQ(Get(Key(i)), "v" + std::to_string(i));
+    }
+  }
+  EXPECT_GT(Ticker(LOCATION_CACHE_HIT), 0u);
+  EXPECT_GT(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
+}
+
+TEST_F(LocationCacheDBTest, StaleFileAfterCompaction) {
+  Open(LocationOptions());
+  for (int i = 0; i < 200; i++) {
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  ExpectHit(Key(5), "v5");
+  // The remembered file is compacted away (with an overwrite of another
+  // key so that the output is a new file).
+  ASSERT_OK(Put(Key(6), "v6b"));
+  ASSERT_OK(Flush());
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  const uint64_t stale = Ticker(LOCATION_CACHE_STALE);
+  ASSERT_EQ(Get(Key(5)), "v5");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_STALE), stale + 1);
+  ExpectHit(Key(5), "v5");
+  ExpectHit(Key(6), "v6b");
+}
+
+TEST_F(LocationCacheDBTest, TrivialMoveKeepsTheLocation) {
+  Open(LocationOptions());
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "1");
+  MoveFilesToLevel(3);
+  ExpectHit("a", "1");
+}
+
+TEST_F(LocationCacheDBTest, SnapshotOlderThanTheCachedVersion) {
+  Open(LocationOptions());
+  ASSERT_OK(Put("a", "v1"));
+  ASSERT_OK(Flush());
+  const Snapshot* snap = db_->GetSnapshot();
+  ASSERT_OK(Put("a", "v2"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "v2");
+  ReadOptions ro;
+  ro.snapshot = snap;
+  for (int i = 0; i < 3; i++) {
+    ASSERT_EQ(Get("a", snap), "v1");
+  }
+  // A snapshot that sees the cached version may use it.
+  const Snapshot* snap2 = db_->GetSnapshot();
+  const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+  ASSERT_EQ(Get("a", snap2), "v2");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 1);
+  db_->ReleaseSnapshot(snap);
+  db_->ReleaseSnapshot(snap2);
+}
+
+TEST_F(LocationCacheDBTest, RangeTombstoneFlushedOverACachedKey) {
+  Open(LocationOptions());
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(1);
+  ExpectHit(Key(10), "v10");
+  ExpectHit(Key(50), "v50");
+  ASSERT_OK(
+      db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), Key(5),
+                       Key(20)));
+  EXPECT_EQ(Get(Key(10)), "NOT_FOUND");  // the memtable's tombstone
+  ASSERT_OK(Flush());
+  EXPECT_EQ(Get(Key(10)), "NOT_FOUND");  // the flushed tombstone
+  EXPECT_EQ(Get(Key(10)), "NOT_FOUND");
+  ASSERT_EQ(Get(Key(50)), "v50");
+  ExpectHit(Key(50), "v50");
+}
+
+TEST_F(LocationCacheDBTest, IngestionOverACachedKey) {
+  Open(LocationOptions());
+  ASSERT_OK(Put("a", "old"));
+  ASSERT_OK(Put("b", "kept"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "old");
+  ExpectHit("b", "kept");
+
+  const std::string file = dbname_ + "/ingest.sst";
+  SstFileWriter writer(EnvOptions(), options_);
+  ASSERT_OK(writer.Open(file));
+  ASSERT_OK(writer.Put("a", "ingested"));
+  ASSERT_OK(writer.Finish());
+  ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
+  ASSERT_EQ(Get("a"), "ingested");
+  ExpectHit("a", "ingested");
+  ASSERT_EQ(Get("b"), "kept");
+}
+
+TEST_F(LocationCacheDBTest, MultiGetMixesHitsAndMisses) {
+  Open(LocationOptions());
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  // Remember the even keys.
+  for (int i = 0; i < 100; i += 2) {
+    ASSERT_EQ(Get(Key(i)), "v" + std::to_string(i));
+  }
+  ASSERT_OK(Put(Key(4), "memtable"));
+  std::vector<std::string> keys;
+  for (int i = 0; i < 20; i++) {
+    keys.push_back(Key(i));
+  }
+  keys.push_back("absent");
+  const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+  std::vector<std::string> values = MultiGet(keys, nullptr);
+  ASSERT_EQ(values.size(), keys.size());
+  for (int i = 0; i < 20; i++) {
+    EXPECT_EQ(values[i], i == 4 ? "memtable" : "v" + std::to_string(i)) << i;
+  }
+  EXPECT_EQ(values[20], "NOT_FOUND");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 9);  // evens but k00004
+}
+
+TEST_F(LocationCacheDBTest, MergeOperandsTakeTheFullPath) {
+  Options options = LocationOptions();
+  options.merge_operator = MergeOperators::CreateStringAppendOperator(',');
+  Open(options);
+  ASSERT_OK(Put("a", "x"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "x");
+  ASSERT_OK(Merge("a", "y"));
+  ASSERT_EQ(Get("a"), "x,y");
+  ASSERT_OK(Flush());
+  ASSERT_EQ(Get("a"), "x,y");
+  ASSERT_EQ(Get("a"), "x,y");
+}
+
+TEST_F(LocationCacheDBTest, ReopenDoesNotTrustOldDescriptors) {
+  Options options = LocationOptions();
+  Open(options);
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "1");
+  // Close, change the DB without the cache, reopen with the same cache.
+  Close();
+  Options plain = options;
+  plain.location_cache = nullptr;
+  ASSERT_OK(TryReopen(plain));
+  ASSERT_OK(Put("a", "2"));
+  ASSERT_OK(Flush());
+  Close();
+  ASSERT_OK(TryReopen(options));
+  ASSERT_EQ(Get("a"), "2");
+  ExpectHit("a", "2");
+}
+
+TEST_F(LocationCacheDBTest, SharedCacheKeepsDBsApart) {
+  // Two DBs with the same keys in the same layout share one cache; one of
+  // them then gets a newer version of every key.
+  Options options = LocationOptions();
+  Open(options);
+  const std::string other_path = dbname_ + "_other";
+  ASSERT_OK(DestroyDB(other_path, options));
+  DB* other = nullptr;
+  ASSERT_OK(DB::Open(options, other_path, &other));
+  for (DB* db : {db_, other}) {
+    for (int i = 0; i < 50; i++) {
+      ASSERT_OK(db->Put(WriteOptions(), Key(i), "v" + std::to_string(i)));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+  }
+  for (int i = 0; i < 50; i++) {
+    ExpectHit(Key(i), "v" + std::to_string(i));
+    std::string v;
+    ASSERT_OK(other->Get(ReadOptions(), Key(i), &v));
+    ASSERT_OK(other->Get(ReadOptions(), Key(i), &v));
+    ASSERT_EQ(v, "v" + std::to_string(i));
+  }
+  for (int i = 0; i < 50; i++) {
+    ASSERT_OK(Put(Key(i), "w" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  for (int i = 0; i < 50; i++) {
+    std::string v;
+    ASSERT_OK(other->Get(ReadOptions(), Key(i), &v));
+    ASSERT_EQ(v, "v" + std::to_string(i));
+    ASSERT_EQ(Get(Key(i)), "w" + std::to_string(i));
+  }
+  delete other;
+  ASSERT_OK(DestroyDB(other_path, options));
+}
+
+TEST_F(LocationCacheDBTest, BlockCacheFraction) {
+  Options options = LocationOptions();
+  BlockBasedTableOptions table;
+  table.block_cache = NewLRUCache(8 << 20);
+  options.table_factory.reset(NewBlockBasedTableFactory(table));
+  LocationCacheOptions lco;
+  lco.block_cache_fraction = 0.1;
+  options.location_cache = LocationCache::Create(lco);
+  Open(options);
+  EXPECT_EQ(options.location_cache->GetCapacity(),
+            size_t{8 << 20} / 10 / 8 * 8);
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "1");
+}
+
+// Readers, writers, flushes and compactions at once: every Get returns a
+// version at least as new as the newest one acknowledged before it began.
+TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
+  Options options = LocationOptions(/*capacity=*/64 << 10);
+  options.disable_auto_compactions = false;
+  options.write_buffer_size = 32 << 10;
+  options.target_file_size_base = 32 << 10;
+  options.max_bytes_for_level_base = 128 << 10;
+  options.level0_file_num_compaction_trigger = 2;
+  options.max_background_jobs = 4;
+  Open(options);
+  constexpr int kKeys = 400;
+  std::vector<std::atomic<uint64_t>> acked(kKeys);
+  for (int i = 0; i < kKeys; i++) {
+    acked[i].store(0);
+    ASSERT_OK(Put(Key(i), "0"));
+  }
+  ASSERT_OK(Flush());
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> errors{0};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < 2; w++) {
+    threads.emplace_back([&, w] {
+      Random rnd(301 + w);
+      for (uint64_t n = 1; !stop.load(); n++) {
+        // Keys are split between writers so versions grow per key.
+        const int i = static_cast<int>(rnd.Uniform(kKeys / 2)) * 2 + w;
+        const uint64_t version = acked[i].load() + 1;
+        Status s = db_->Put(WriteOptions(), Key(i), std::to_string(version));
+        if (!s.ok() && errors++ < 5) {
+          fprintf(stderr, "Put: %s\n", s.ToString().c_str());
+        }
+        acked[i].store(version);
+        if (n % 500 == 0) {
+          db_->Flush(FlushOptions()).PermitUncheckedError();
+        }
+      }
+    });
+  }
+  for (int r = 0; r < 2; r++) {
+    threads.emplace_back([&, r] {
+      Random rnd(17 + r);
+      while (!stop.load()) {
+        const int i = static_cast<int>(rnd.Uniform(kKeys));
+        const uint64_t floor = acked[i].load();
+        std::string v;
+        Status s = db_->Get(ReadOptions(), Key(i), &v);
+        if (!s.ok() || std::stoull(v) < floor) {
+          if (errors++ < 3) {
+            fprintf(stderr, "%s: got %s (%s), acknowledged %" PRIu64 "\n",
+                    Key(i).c_str(), v.c_str(), s.ToString().c_str(), floor);
+            LocationCacheBinding* b =
+                dbfull()->GetDBOptions().location_cache->binding();
+            uint64_t d = b->Slot(0, Key(i))->load();
+            LocationDescriptor loc = LocationDescriptor::Decode(d);
+            fprintf(stderr, "  slot: owner %u file %" PRIu64 " block %" PRIu64
+                    " value at %u\n", loc.owner, loc.file_number,
+                    loc.block_offset, loc.value_offset);
+            std::vector<LiveFileMetaData> files;
+            db_->GetLiveFilesMetaData(&files);
+            for (const auto& f : files) {
+              if (f.smallestkey <= Key(i) && Key(i) <= f.largestkey) {
+                fprintf(stderr, "  L%d #%" PRIu64 " seq %" PRIu64 "..%" PRIu64 "\n",
+                        f.level, f.file_number, f.smallest_seqno,
+                        f.largest_seqno);
+              }
+            }
+          }
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  stop.store(true);
+  for (auto& t : threads) {
+    t.join();
+  }
+  EXPECT_EQ(errors.load(), 0u);
+  EXPECT_GT(Ticker(LOCATION_CACHE_HIT), 1000u);
+  EXPECT_GT(Ticker(LOCATION_CACHE_INVALIDATE), 0u);
+  fprintf(stderr, "hits %" PRIu64 " stale %" PRIu64 " populate %" PRIu64
+          " skipped %" PRIu64 "\n",
+          Ticker(LOCATION_CACHE_HIT), Ticker(LOCATION_CACHE_STALE),
+          Ticker(LOCATION_CACHE_POPULATE),
+          Ticker(LOCATION_CACHE_POPULATE_SKIPPED));
+}
+
+}  // namespace ROCKSDB_NAMESPACE
+
+int main(int argc, char** argv) {
+  ROCKSDB_NAMESPACE::port::InstallStackTraceHandler();
+  ::testing::InitGoogleTest(&argc, argv);
+  RegisterCustomObjects(argc, argv);
+  return RUN_ALL_TESTS();
+}

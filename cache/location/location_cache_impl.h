@@ -1,0 +1,144 @@
+// Lodestone: the location cache's slot array and the per-DB view of it.
+//
+// LocationCacheImpl is what LocationCache::Create returns: one array of
+// 64-bit descriptors (location_descriptor.h) that several DBs may share.
+// Each DB that opens with it binds a LocationCacheBinding, which carries
+// the DB's owner id (stamped into every descriptor it writes, so one DB
+// never acts on another's) and that owner's invalidation epoch.
+//
+// Concurrency: readers use atomic loads only. Population is one
+// compare-and-swap, skipped on contention. Flush and ingestion bump the
+// owner's epoch and then clear the slots of the keys they write; a reader
+// remembers the epoch from before it acquired its SuperVersion and undoes
+// its population if the epoch moved meanwhile (location_get.cc explains
+// why that closes the race with a flush).
+
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cache/location/location_descriptor.h"
+#include "rocksdb/location_cache.h"
+#include "rocksdb/slice.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+struct ColumnFamilyDescriptor;
+struct DBOptions;
+
+class LocationCacheImpl : public LocationCache {
+ public:
+  explicit LocationCacheImpl(const LocationCacheOptions& options);
+  ~LocationCacheImpl() override;
+
+  const LocationCacheOptions& GetOptions() const override { return options_; }
+  size_t GetCapacity() const override;
+  std::string ToString() const override;
+  size_t GetUsage() const override { return CountOwned(0); }
+
+  // Allocates the array for a cache configured as a fraction of the block
+  // cache; a no-op once allocated. Returns the capacity in bytes.
+  size_t EnsureAllocated(size_t block_cache_capacity);
+
+  size_t num_slots() const { return num_slots_.load(std::memory_order_acquire); }
+  std::atomic<uint64_t>* slot(uint64_t hash) const;
+
+  // Owner ids 1..15; 0 when all are taken (that DB runs without the cache).
+  uint32_t AcquireOwner();
+  void ReleaseOwner(uint32_t owner);
+
+  std::atomic<uint64_t>& epoch(uint32_t owner) { return epochs_[owner].value; }
+
+  // Drops every descriptor `owner` wrote.
+  size_t ClearOwner(uint32_t owner);
+  // Descriptors in use: of `owner`, or of anyone when `owner` is 0.
+  size_t CountOwned(uint32_t owner) const;
+
+ private:
+  void Allocate(size_t capacity);
+
+  const LocationCacheOptions options_;
+  std::mutex mu_;  // allocation and owner ids
+  std::unique_ptr<std::atomic<uint64_t>[]> storage_;
+  std::atomic<std::atomic<uint64_t>*> slots_{nullptr};
+  std::atomic<size_t> num_slots_{0};
+  uint32_t owners_in_use_ = 0;     // bit per owner id, under mu_
+  uint32_t owners_ever_used_ = 0;  // ditto
+  struct alignas(64) PaddedEpoch {
+    std::atomic<uint64_t> value{0};
+  };
+  PaddedEpoch epochs_[LocationDescriptor::kMaxOwner + 1];
+};
+
+class LocationCacheBinding : public LocationCache {
+ public:
+  LocationCacheBinding(std::shared_ptr<LocationCacheImpl> shared,
+                       uint32_t owner);
+  ~LocationCacheBinding() override;
+
+  const LocationCacheOptions& GetOptions() const override {
+    return shared_->GetOptions();
+  }
+  size_t GetCapacity() const override { return shared_->GetCapacity(); }
+  std::string ToString() const override { return shared_->ToString(); }
+  size_t GetUsage() const override { return shared_->CountOwned(owner_); }
+  LocationCacheBinding* binding() override { return this; }
+
+  LocationCacheImpl* shared() const { return shared_.get(); }
+  const std::shared_ptr<LocationCacheImpl>& shared_ptr_to_shared() const {
+    return shared_;
+  }
+  uint32_t owner() const { return owner_; }
+  bool enabled() const { return owner_ != 0 && shared_->num_slots() > 0; }
+
+  // The slot of (column family, user key). Requires enabled().
+  std::atomic<uint64_t>* Slot(uint32_t cf_id, const Slice& user_key) const;
+
+  uint64_t Epoch() const {
+    return shared_->epoch(owner_).load(std::memory_order_seq_cst);
+  }
+
+  // Flush and ingestion: BeginInvalidation() before the first Invalidate().
+  void BeginInvalidation() {
+    shared_->epoch(owner_).fetch_add(1, std::memory_order_seq_cst);
+  }
+  void Invalidate(uint32_t cf_id, const Slice& user_key) const;
+  size_t InvalidateAll() { return shared_->ClearOwner(owner_); }
+
+  // Publishes `desired` in `slot` if it still holds `observed` and this
+  // owner's epoch is still `epoch`; undone if the epoch moves during the
+  // swap. False when skipped.
+  bool Populate(std::atomic<uint64_t>* slot, uint64_t observed,
+                uint64_t desired, uint64_t epoch) const;
+
+ private:
+  const std::shared_ptr<LocationCacheImpl> shared_;
+  const uint32_t owner_;
+};
+
+// DB::Open: sizes a fraction-of-block-cache location cache from the default
+// column family's block cache. Returns a line for the LOG.
+std::string PrepareLocationCache(
+    const DBOptions& db_options,
+    const std::vector<ColumnFamilyDescriptor>& column_families);
+
+// SanitizeOptions: the DB's own binding of the configured cache (nullptr
+// stays nullptr; a binding given back in is rebound to its shared cache).
+std::shared_ptr<LocationCache> BindLocationCache(
+    const std::shared_ptr<LocationCache>& cache);
+
+// The binding a column family reads through, or nullptr when the cache is
+// off or not usable.
+inline LocationCacheBinding* ActiveLocationCache(LocationCache* cache) {
+  if (cache == nullptr) {
+    return nullptr;
+  }
+  LocationCacheBinding* b = cache->binding();
+  return b != nullptr && b->enabled() ? b : nullptr;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,218 @@
+#include "cache/location/location_get.h"
+
+#include "cache/location/location_cache_impl.h"
+#include "db/dbformat.h"
+#include "db/merge_context.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "monitoring/statistics_impl.h"
+#include "table/block_based/block.h"
+#include "table/block_based/block_based_table_reader.h"
+#include "table/block_based/block_based_table_reader_impl.h"
+#include "table/get_context.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+// The scope of the DBImpl::GetImpl call on this thread, if any, and the
+// sink of the LocationCacheGet listening for the table reader's answer.
+// Thread-locals because both sit several calls and one virtual table
+// interface away from where they are used, and both calls are synchronous.
+thread_local const LocationCacheReadScope* tls_read_scope = nullptr;
+thread_local LocationCacheGet::FoundEntry* tls_found_sink = nullptr;
+
+}  // namespace
+
+LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache)
+    : binding_(ActiveLocationCache(cache)) {
+  if (binding_ != nullptr) {
+    epoch_ = binding_->Epoch();
+    outer_ = tls_read_scope;
+    tls_read_scope = this;
+  }
+}
+
+LocationCacheReadScope::~LocationCacheReadScope() {
+  if (binding_ != nullptr) {
+    tls_read_scope = outer_;
+  }
+}
+
+void NoteLocationOfFoundEntry(uint64_t block_offset, uint32_t value_offset) {
+  LocationCacheGet::FoundEntry* sink = tls_found_sink;
+  if (sink != nullptr) {
+    sink->block_offset = block_offset;
+    sink->value_offset = value_offset;
+    sink->valid = true;
+  }
+}
+
+LocationCacheGet::LocationCacheGet(LocationCache* cache,
+                                   const LocationCacheVersion& version,
+                                   const ReadOptions& read_options,
+                                   const LookupKey& key, bool may_populate)
+    : binding_(ActiveLocationCache(cache)),
+      version_(version),
+      read_options_(read_options),
+      key_(key) {
+  if (binding_ == nullptr) {
+    return;
+  }
+  if (version_.icmp->user_comparator()->timestamp_size() > 0 ||
+      read_options_.read_tier == kMemtableTier) {
+    binding_ = nullptr;
+    return;
+  }
+  // Only a read of the latest state may remember a location: an older
+  // snapshot may find a version that is not the newest, and a read that
+  // ignores range deletions may find one they cover.
+  const LocationCacheReadScope* scope = tls_read_scope;
+  may_populate_ = may_populate && scope != nullptr &&
+                  scope->binding() == binding_ &&
+                  read_options_.snapshot == nullptr &&
+                  !read_options_.ignore_range_deletions;
+  if (may_populate_) {
+    epoch_ = scope->epoch();
+    listening_ = true;
+    outer_sink_ = tls_found_sink;
+    tls_found_sink = &found_;
+  }
+}
+
+LocationCacheGet::~LocationCacheGet() {
+  if (listening_) {
+    tls_found_sink = outer_sink_;
+  }
+}
+
+bool LocationCacheGet::TryServe(GetContext* get_context,
+                                const MergeContext& merge_context,
+                                SequenceNumber max_covering_tombstone_seq,
+                                ReadCallback* callback, bool do_merge) {
+  if (binding_ == nullptr) {
+    return false;
+  }
+  // Merge operands or a covering range tombstone from the memtables, a read
+  // callback (WritePrepared/WriteUnprepared) or an operands-only read need
+  // the full search.
+  if (get_context->State() != GetContext::kNotFound ||
+      merge_context.GetNumOperands() > 0 || max_covering_tombstone_seq > 0 ||
+      callback != nullptr || !do_merge) {
+    may_populate_ = false;
+    return false;
+  }
+  slot_ = binding_->Slot(version_.cf_id, key_.user_key());
+  observed_ = slot_->load(std::memory_order_acquire);
+  Outcome outcome = Outcome::kMiss;
+  if (observed_ != 0 &&
+      LocationDescriptor::OwnerOf(observed_) == binding_->owner()) {
+    outcome = Serve(get_context, observed_);
+  }
+  switch (outcome) {
+    case Outcome::kHit:
+      RecordTick(version_.stats, LOCATION_CACHE_HIT);
+      return true;
+    case Outcome::kMiss:
+      RecordTick(version_.stats, LOCATION_CACHE_MISS);
+      break;
+    case Outcome::kStale:
+      RecordTick(version_.stats, LOCATION_CACHE_STALE);
+      break;
+    case Outcome::kFalseHit:
+      RecordTick(version_.stats, LOCATION_CACHE_FALSE_HIT);
+      break;
+  }
+  return false;
+}
+
+LocationCacheGet::Outcome LocationCacheGet::Serve(GetContext* get_context,
+                                                  uint64_t descriptor) {
+  const LocationDescriptor loc = LocationDescriptor::Decode(descriptor);
+  // A file no longer in this reader's Version: dropped lazily, here.
+  const FileMetaData* file =
+      version_.vstorage->GetFileMetaDataByNumber(loc.file_number);
+  if (file == nullptr) {
+    return Outcome::kStale;
+  }
+  TableCache* table_cache = version_.table_cache;
+  TableCache::TypedHandle* table_handle = nullptr;
+  TableReader* reader = file->fd.table_reader;
+  if (reader == nullptr) {
+    Status s = table_cache->FindTable(
+        read_options_, *version_.file_options, *version_.icmp, *file,
+        &table_handle, *version_.mutable_cf_options, /*no_io=*/true);
+    if (!s.ok()) {
+      return Outcome::kMiss;
+    }
+    reader = table_cache->get_cache().Value(table_handle);
+  }
+  // Only BlockBasedTable::Get reports locations, so a descriptor's file
+  // (matched exactly by owner and number) is a block-based table.
+  auto* table = static_cast<BlockBasedTable*>(reader);
+  Outcome outcome = Outcome::kMiss;
+  if (table->get_rep()->table_options.block_cache != nullptr) {
+    // Only the offset matters to the block cache key; a block that is not
+    // cached sends the lookup down the full path.
+    const BlockHandle handle(loc.block_offset, /*size=*/0);
+    CachableEntry<Block> block;
+    Status s = table->LookupAndPinBlocksInCache<Block_kData>(
+        read_options_, handle, &block.As<Block_kData>());
+    if (s.ok() && block.GetValue() != nullptr) {
+      DataBlockIter biter;
+      table->NewDataBlockIterator<DataBlockIter>(read_options_, block, &biter,
+                                                 Status::OK());
+      // The same positioning as BlockBasedTable::Get: landing exactly on
+      // the remembered entry proves the descriptor was written for this key
+      // and that its newest version is visible to this read.
+      const Slice ikey = key_.internal_key();
+      ParsedInternalKey parsed;
+      outcome = Outcome::kFalseHit;
+      if (biter.SeekForGet(ikey) && biter.Valid() &&
+          biter.ValueOffset() == loc.value_offset &&
+          ParseInternalKey(biter.key(), &parsed, /*log_err_key=*/false)
+              .ok() &&
+          (parsed.type == kTypeValue || parsed.type == kTypeValueInitial) &&
+          version_.icmp->user_comparator()->Equal(parsed.user_key,
+                                                  key_.user_key())) {
+        bool matched = false;
+        Status read_status;
+        get_context->SaveValue(parsed, biter.value(), &matched, &read_status,
+                               biter.IsValuePinned() ? &biter : nullptr);
+        // A plain value leaves nothing else to decide.
+        assert(read_status.ok());
+        assert(get_context->State() == GetContext::kFound);
+        outcome = Outcome::kHit;
+      }
+    }
+  }
+  if (table_handle != nullptr) {
+    table_cache->get_cache().Release(table_handle);
+  }
+  return outcome;
+}
+
+void LocationCacheGet::OnFound(const FileMetaData& file,
+                               const MergeContext& merge_context,
+                               bool is_blob_index) {
+  if (!may_populate_ || slot_ == nullptr || !found_.valid ||
+      merge_context.GetNumOperands() > 0 || is_blob_index) {
+    return;
+  }
+  uint64_t desired = 0;
+  if (!LocationDescriptor::Encode(binding_->owner(), file.fd.GetNumber(),
+                                  found_.block_offset, found_.value_offset,
+                                  &desired)) {
+    RecordTick(version_.stats, LOCATION_CACHE_POPULATE_SKIPPED);
+    return;
+  }
+  if (desired == observed_) {
+    return;  // remembered already (its block was not cached)
+  }
+  RecordTick(version_.stats,
+             binding_->Populate(slot_, observed_, desired, epoch_)
+                 ? LOCATION_CACHE_POPULATE
+                 : LOCATION_CACHE_POPULATE_SKIPPED);
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,123 @@
+// Lodestone: the location cache on the point-lookup path.
+//
+// DBImpl::GetImpl opens a LocationCacheReadScope before it acquires its
+// SuperVersion. Version::Get and Version::MultiGet build a LocationCacheGet
+// per key once the memtables missed: TryServe() answers from a remembered
+// (file, data block, entry); otherwise the full search runs, and OnFound()
+// remembers where it found the key.
+//
+// Why the epoch is read before the SuperVersion: a reader whose snapshot
+// predates a write of key k may miss k in the memtable, find an older
+// version in a table, and remember that location after the flush of k
+// already cleared k's slot. Every flush bumps the owner's epoch before it
+// clears slots, and the reader only keeps a population made under the epoch
+// it saw before taking its SuperVersion. A reader that saw the bumped epoch
+// took its SuperVersion and sequence number after the flushed memtable was
+// sealed, so it finds k in that memtable or in the new table: it never
+// reaches the older location.
+
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "db/dbformat.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/status.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class GetContext;
+class InternalKeyComparator;
+class LocationCache;
+class LocationCacheBinding;
+class LookupKey;
+class MergeContext;
+class MutableCFOptions;
+class ReadCallback;
+class Statistics;
+class TableCache;
+class VersionStorageInfo;
+struct FileMetaData;
+struct FileOptions;
+struct ReadOptions;
+
+class LocationCacheReadScope {
+ public:
+  explicit LocationCacheReadScope(LocationCache* cache);
+  ~LocationCacheReadScope();
+
+  LocationCacheReadScope(const LocationCacheReadScope&) = delete;
+  LocationCacheReadScope& operator=(const LocationCacheReadScope&) = delete;
+
+  LocationCacheBinding* binding() const { return binding_; }
+  uint64_t epoch() const { return epoch_; }
+
+ private:
+  LocationCacheBinding* binding_ = nullptr;
+  uint64_t epoch_ = 0;
+  const LocationCacheReadScope* outer_ = nullptr;
+};
+
+// BlockBasedTable::Get, when an entry decided the lookup: its data block
+// and the offset of its value within the block. Ignored unless a LocationCacheGet listens.
+void NoteLocationOfFoundEntry(uint64_t block_offset, uint32_t value_offset);
+
+// What a lookup needs from its Version.
+struct LocationCacheVersion {
+  const VersionStorageInfo* vstorage;
+  TableCache* table_cache;
+  const FileOptions* file_options;
+  const MutableCFOptions* mutable_cf_options;
+  const InternalKeyComparator* icmp;
+  Statistics* stats;
+  uint32_t cf_id;
+};
+
+class LocationCacheGet {
+ public:
+  // `may_populate` is false for MultiGet, whose table path does not report
+  // locations.
+  LocationCacheGet(LocationCache* cache, const LocationCacheVersion& version,
+                   const ReadOptions& read_options, const LookupKey& key,
+                   bool may_populate);
+  ~LocationCacheGet();
+
+  LocationCacheGet(const LocationCacheGet&) = delete;
+  LocationCacheGet& operator=(const LocationCacheGet&) = delete;
+
+  // Before the table search. True when the lookup was answered (the value
+  // is in `get_context`, whose state is kFound); false to search as usual.
+  bool TryServe(GetContext* get_context, const MergeContext& merge_context,
+                SequenceNumber max_covering_tombstone_seq,
+                ReadCallback* callback, bool do_merge);
+
+  // The table search found the key in `file` (state kFound).
+  void OnFound(const FileMetaData& file, const MergeContext& merge_context,
+               bool is_blob_index);
+
+  // Set by NoteLocationOfFoundEntry.
+  struct FoundEntry {
+    uint64_t block_offset = 0;
+    uint32_t value_offset = 0;
+    bool valid = false;
+  };
+
+ private:
+  enum class Outcome { kHit, kMiss, kStale, kFalseHit };
+  Outcome Serve(GetContext* get_context, uint64_t descriptor);
+
+  LocationCacheBinding* binding_ = nullptr;  // nullptr: inactive
+  const LocationCacheVersion& version_;
+  const ReadOptions& read_options_;
+  const LookupKey& key_;
+  bool may_populate_ = false;
+  uint64_t epoch_ = 0;
+  std::atomic<uint64_t>* slot_ = nullptr;
+  uint64_t observed_ = 0;
+  FoundEntry found_;
+  bool listening_ = false;  // found_ is this thread's sink
+  FoundEntry* outer_sink_ = nullptr;
+};
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,51 @@
+// Lodestone: invalidating the location cache when a new table file brings
+// newer versions of keys (flush, ingestion).
+//
+// Compaction needs nothing: it never makes a newer version, and a
+// descriptor naming a file that is gone is dropped when a reader sees it
+// (location_get.cc). A trivially moved file keeps its number and contents,
+// so its descriptors stay right.
+
+#pragma once
+
+#include <cstdint>
+
+#include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/slice.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class LocationCache;
+class LocationCacheBinding;
+class Statistics;
+
+// One per table built by a flush (db/builder.cc). Construction bumps the
+// owner's epoch; every key added clears its slot; a range tombstone clears
+// all of this DB's slots, since the keys it covers are not enumerable.
+class LocationCacheFlushInvalidator {
+ public:
+  LocationCacheFlushInvalidator(LocationCache* cache, uint32_t cf_id,
+                                Statistics* stats);
+  ~LocationCacheFlushInvalidator();
+
+  LocationCacheFlushInvalidator(const LocationCacheFlushInvalidator&) = delete;
+  LocationCacheFlushInvalidator& operator=(
+      const LocationCacheFlushInvalidator&) = delete;
+
+  void OnKey(const Slice& internal_key);
+  void OnRangeTombstone();
+
+ private:
+  LocationCacheBinding* const binding_;
+  const uint32_t cf_id_;
+  Statistics* const stats_;
+  uint64_t invalidated_ = 0;
+  bool cleared_all_ = false;
+};
+
+// External file ingestion (DBImpl::IngestExternalFiles, before the new
+// version is installed): clears all of this DB's slots.
+void InvalidateLocationCacheForIngestion(LocationCache* cache,
+                                         Statistics* stats);
+
+}  // namespace ROCKSDB_NAMESPACE
