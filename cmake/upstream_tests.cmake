@@ -55,3 +55,8 @@ lodestone_upstream_test(db/db_iterator_test.cc)
 lodestone_upstream_test(db/db_range_del_test.cc FILTER "-*Slow*:*Large*")
 # Tombstone-aware compaction patches the leveled picker and Compaction.
 lodestone_upstream_test(db/compaction/compaction_picker_test.cc)
+# The location cache (0022) hooks Version::Get/MultiGet, flush (BuildTable)
+# and ingestion: version set and ingestion tests (db_basic_test above covers
+# Get/MultiGet).
+lodestone_upstream_test(db/version_set_test.cc)
+lodestone_upstream_test(db/external_sst_file_basic_test.cc FILTER "-*Slow*")

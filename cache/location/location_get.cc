@@ -6,6 +6,8 @@
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
+#include "port/likely.h"
+#include "port/port.h"
 #include "table/block_based/block.h"
 #include "table/block_based/block_based_table_reader.h"
 #include "table/block_based/block_based_table_reader_impl.h"
@@ -24,9 +26,12 @@ thread_local LocationCacheGet::FoundEntry* tls_found_sink = nullptr;
 
 }  // namespace
 
-LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache)
+LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache,
+                                               uint32_t cf_id,
+                                               const Slice& user_key)
     : binding_(ActiveLocationCache(cache)) {
   if (binding_ != nullptr) {
+    PREFETCH(binding_->Slot(cf_id, user_key), 0 /* rw */, 1 /* locality */);
     epoch_ = binding_->Epoch();
     outer_ = tls_read_scope;
     tls_read_scope = this;

@@ -44,7 +44,10 @@ struct ReadOptions;
 
 class LocationCacheReadScope {
  public:
-  explicit LocationCacheReadScope(LocationCache* cache);
+  // Also starts loading the key's slot, whose memory miss then overlaps the
+  // memtable lookups.
+  LocationCacheReadScope(LocationCache* cache, uint32_t cf_id,
+                         const Slice& user_key);
   ~LocationCacheReadScope();
 
   LocationCacheReadScope(const LocationCacheReadScope&) = delete;
