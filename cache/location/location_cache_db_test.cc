@@ -245,6 +245,37 @@ TEST_F(LocationCacheDBTest, MultiGetMixesHitsAndMisses) {
   EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 9);  // evens but k00004
 }
 
+TEST_F(LocationCacheDBTest, MultiGetPopulates) {
+  Open(LocationOptions());
+  std::vector<std::string> keys;
+  for (int i = 0; i < 30; i++) {
+    keys.push_back(Key(i));
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(1);
+  ASSERT_OK(Put(Key(3), "newer"));
+  ASSERT_OK(Flush());  // L0 now answers k00003
+  std::vector<std::string> values = MultiGet(keys, nullptr);
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), 0u);
+  EXPECT_EQ(Ticker(LOCATION_CACHE_POPULATE), 30u);
+  values = MultiGet(keys, nullptr);
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), 30u);
+  for (int i = 0; i < 30; i++) {
+    EXPECT_EQ(values[i], i == 3 ? "newer" : "v" + std::to_string(i)) << i;
+    EXPECT_EQ(Get(Key(i)), values[i]);
+  }
+  // A snapshot read does not populate.
+  ASSERT_OK(Put(Key(40), "x"));
+  ASSERT_OK(Flush());
+  const Snapshot* snap = db_->GetSnapshot();
+  const uint64_t populated = Ticker(LOCATION_CACHE_POPULATE);
+  values = MultiGet({Key(40)}, snap);
+  EXPECT_EQ(values[0], "x");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_POPULATE), populated);
+  db_->ReleaseSnapshot(snap);
+}
+
 TEST_F(LocationCacheDBTest, MergeOperandsTakeTheFullPath) {
   Options options = LocationOptions();
   options.merge_operator = MergeOperators::CreateStringAppendOperator(',');

@@ -12,6 +12,7 @@
 #include "table/block_based/block_based_table_reader.h"
 #include "table/block_based/block_based_table_reader_impl.h"
 #include "table/get_context.h"
+#include "table/multiget_context.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -23,6 +24,7 @@ namespace {
 // interface away from where they are used, and both calls are synchronous.
 thread_local const LocationCacheReadScope* tls_read_scope = nullptr;
 thread_local LocationCacheGet::FoundEntry* tls_found_sink = nullptr;
+thread_local LocationCacheMultiGetPopulator* tls_multiget = nullptr;
 
 }  // namespace
 
@@ -32,6 +34,15 @@ LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache,
     : binding_(ActiveLocationCache(cache)) {
   if (binding_ != nullptr) {
     PREFETCH(binding_->Slot(cf_id, user_key), 0 /* rw */, 1 /* locality */);
+    epoch_ = binding_->Epoch();
+    outer_ = tls_read_scope;
+    tls_read_scope = this;
+  }
+}
+
+LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache)
+    : binding_(ActiveLocationCache(cache)) {
+  if (binding_ != nullptr) {
     epoch_ = binding_->Epoch();
     outer_ = tls_read_scope;
     tls_read_scope = this;
@@ -218,6 +229,82 @@ void LocationCacheGet::OnFound(const FileMetaData& file,
              binding_->Populate(slot_, observed_, desired, epoch_)
                  ? LOCATION_CACHE_POPULATE
                  : LOCATION_CACHE_POPULATE_SKIPPED);
+}
+
+void LocationCacheGet::PopulateFrom(const FileMetaData& file) {
+  if (binding_ == nullptr || !may_populate_) {
+    return;
+  }
+  slot_ = binding_->Slot(version_.cf_id, key_.user_key());
+  observed_ = slot_->load(std::memory_order_acquire);
+  PinnableSlice value;
+  MergeContext merge_context;
+  SequenceNumber max_covering_tombstone_seq = 0;
+  GetContext get_context(version_.icmp->user_comparator(),
+                         /*merge_operator=*/nullptr, version_.logger,
+                         /*statistics=*/nullptr, GetContext::kNotFound,
+                         key_.user_key(), &value, /*columns=*/nullptr,
+                         /*timestamp=*/nullptr, /*value_found=*/nullptr,
+                         &merge_context, /*do_merge=*/true,
+                         &max_covering_tombstone_seq, version_.clock);
+  Status s = version_.table_cache->Get(
+      read_options_, *version_.icmp, file, key_.internal_key(), &get_context,
+      *version_.mutable_cf_options);
+  if (s.ok() && get_context.State() == GetContext::kFound) {
+    OnFound(file, merge_context, /*is_blob_index=*/false);
+  }
+}
+
+LocationCacheMultiGetPopulator::LocationCacheMultiGetPopulator(
+    LocationCache* cache, const LocationCacheVersion& version,
+    const ReadOptions& read_options)
+    : cache_(cache), version_(version), read_options_(read_options) {
+  const LocationCacheReadScope* scope = tls_read_scope;
+  LocationCacheBinding* binding = ActiveLocationCache(cache);
+  active_ = binding != nullptr && scope != nullptr &&
+            scope->binding() == binding && read_options.snapshot == nullptr &&
+            !read_options.ignore_range_deletions &&
+            version.icmp->user_comparator()->timestamp_size() == 0;
+  if (active_) {
+    outer_ = tls_multiget;
+    tls_multiget = this;
+  }
+}
+
+LocationCacheMultiGetPopulator::~LocationCacheMultiGetPopulator() {
+  if (active_) {
+    tls_multiget = outer_;
+  }
+}
+
+void LocationCacheMultiGetPopulator::Note(const KeyContext* key,
+                                          const FileMetaData* file) {
+  found_.emplace_back(key, file);
+}
+
+void LocationCacheMultiGetPopulator::Populate() {
+  if (!active_) {
+    return;
+  }
+  for (const auto& [key, file] : found_) {
+    // Only keys a plain value answered, as on the Get path.
+    if (key->get_context == nullptr ||
+        key->get_context->State() != GetContext::kFound ||
+        key->merge_context.GetNumOperands() > 0 || key->is_blob_index) {
+      continue;
+    }
+    LocationCacheGet get(cache_, version_, read_options_, *key->lkey,
+                         /*may_populate=*/true);
+    get.PopulateFrom(*file);
+  }
+}
+
+void NoteLocationCacheMultiGetFound(const KeyContext* key,
+                                    const FileMetaData* file) {
+  LocationCacheMultiGetPopulator* populator = tls_multiget;
+  if (populator != nullptr) {
+    populator->Note(key, file);
+  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE

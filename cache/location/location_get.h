@@ -20,6 +20,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "db/dbformat.h"
 #include "rocksdb/rocksdb_namespace.h"
@@ -28,6 +30,9 @@
 namespace ROCKSDB_NAMESPACE {
 
 class GetContext;
+class Logger;
+class SystemClock;
+struct KeyContext;
 class InternalKeyComparator;
 class LocationCache;
 class LocationCacheBinding;
@@ -48,6 +53,8 @@ class LocationCacheReadScope {
   // memtable lookups.
   LocationCacheReadScope(LocationCache* cache, uint32_t cf_id,
                          const Slice& user_key);
+  // MultiGet: no prefetch.
+  explicit LocationCacheReadScope(LocationCache* cache);
   ~LocationCacheReadScope();
 
   LocationCacheReadScope(const LocationCacheReadScope&) = delete;
@@ -75,6 +82,8 @@ struct LocationCacheVersion {
   const InternalKeyComparator* icmp;
   Statistics* stats;
   uint32_t cf_id;
+  Logger* logger = nullptr;      // MultiGet population only
+  SystemClock* clock = nullptr;  // ditto
 };
 
 class LocationCacheGet {
@@ -99,6 +108,11 @@ class LocationCacheGet {
   void OnFound(const FileMetaData& file, const MergeContext& merge_context,
                bool is_blob_index);
 
+  // MultiGet population: reads the slot (TryServe's job on the Get path)
+  // and looks the key up again in `file`, the table that answered it in the
+  // batch, to learn the entry's location. False when not populating.
+  void PopulateFrom(const FileMetaData& file);
+
   // Set by NoteLocationOfFoundEntry.
   struct FoundEntry {
     uint64_t block_offset = 0;
@@ -122,5 +136,37 @@ class LocationCacheGet {
   bool listening_ = false;  // found_ is this thread's sink
   FoundEntry* outer_sink_ = nullptr;
 };
+
+// Version::MultiGet: notes which table answered each key of the batch
+// (MultiGetFromSST calls NoteLocationCacheMultiGetFound) and, once the batch
+// is done, remembers those keys' locations. MultiGet's batched table path
+// does not report entries, so each such key is looked up once more in its
+// table, whose blocks the batch just read: misses pay that, hits nothing.
+class LocationCacheMultiGetPopulator {
+ public:
+  LocationCacheMultiGetPopulator(LocationCache* cache,
+                                 const LocationCacheVersion& version,
+                                 const ReadOptions& read_options);
+  ~LocationCacheMultiGetPopulator();
+
+  LocationCacheMultiGetPopulator(const LocationCacheMultiGetPopulator&) =
+      delete;
+  LocationCacheMultiGetPopulator& operator=(
+      const LocationCacheMultiGetPopulator&) = delete;
+
+  void Note(const KeyContext* key, const FileMetaData* file);
+  void Populate();
+
+ private:
+  LocationCache* const cache_;
+  const LocationCacheVersion& version_;
+  const ReadOptions& read_options_;
+  bool active_ = false;
+  LocationCacheMultiGetPopulator* outer_ = nullptr;
+  std::vector<std::pair<const KeyContext*, const FileMetaData*>> found_;
+};
+
+void NoteLocationCacheMultiGetFound(const KeyContext* key,
+                                    const FileMetaData* file);
 
 }  // namespace ROCKSDB_NAMESPACE
