@@ -6,7 +6,6 @@
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
-#include "port/likely.h"
 #include "port/port.h"
 #include "table/block_based/block.h"
 #include "table/block_based/block_based_table_reader.h"
@@ -18,27 +17,16 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
-// The scope of the DBImpl::GetImpl call on this thread, if any, and the
-// sink of the LocationCacheGet listening for the table reader's answer.
-// Thread-locals because both sit several calls and one virtual table
-// interface away from where they are used, and both calls are synchronous.
+// On this thread: the scope of the DBImpl Get/MultiGet call, if any; the
+// sink of the LocationCacheGet listening for the table reader's answer; the
+// MultiGet populator collecting which table answered each key. Thread-locals
+// because they sit several calls and a virtual table interface away from
+// where they are used, and all those calls are synchronous.
 thread_local const LocationCacheReadScope* tls_read_scope = nullptr;
 thread_local LocationCacheGet::FoundEntry* tls_found_sink = nullptr;
 thread_local LocationCacheMultiGetPopulator* tls_multiget = nullptr;
 
 }  // namespace
-
-LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache,
-                                               uint32_t cf_id,
-                                               const Slice& user_key)
-    : binding_(ActiveLocationCache(cache)) {
-  if (binding_ != nullptr) {
-    PREFETCH(binding_->Slot(cf_id, user_key), 0 /* rw */, 1 /* locality */);
-    epoch_ = binding_->Epoch();
-    outer_ = tls_read_scope;
-    tls_read_scope = this;
-  }
-}
 
 LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache)
     : binding_(ActiveLocationCache(cache)) {
@@ -46,6 +34,15 @@ LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache)
     epoch_ = binding_->Epoch();
     outer_ = tls_read_scope;
     tls_read_scope = this;
+  }
+}
+
+LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache,
+                                               uint32_t cf_id,
+                                               const Slice& user_key)
+    : LocationCacheReadScope(cache) {
+  if (binding_ != nullptr) {
+    PREFETCH(binding_->Slot(cf_id, user_key), 0 /* rw */, 1 /* locality */);
   }
 }
 
