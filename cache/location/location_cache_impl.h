@@ -63,7 +63,10 @@ class LocationCacheImpl : public LocationCache {
 
   const LocationCacheOptions options_;
   std::mutex mu_;  // allocation and owner ids
-  std::unique_ptr<std::atomic<uint64_t>[]> storage_;
+  struct FreeDeleter {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<void, FreeDeleter> storage_;
   std::atomic<std::atomic<uint64_t>*> slots_{nullptr};
   std::atomic<size_t> num_slots_{0};
   uint32_t owners_in_use_ = 0;     // bit per owner id, under mu_
