@@ -191,7 +191,7 @@ std::string DescribeCraftFilter(const std::string& path,
 bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
                        const ReadOptions& read_options,
                        TableReaderCaller caller, const Slice& internal_target,
-                       bool forward) {
+                       bool forward, bool* checked) {
   const CraftTableReader* craft = rep->craft.get();
   if (craft == nullptr || caller == TableReaderCaller::kCompaction ||
       internal_target.size() < kNumInternalBytes) {
@@ -218,7 +218,27 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
   if (!may_match) {
     RecordTick(stats, CRAFT_FILTER_EMPTY);
   }
+  if (checked != nullptr) {
+    *checked = true;
+  }
   return may_match;
+}
+
+void NoteCraftSeekOutcome(const BlockBasedTable::Rep* rep,
+                          const ReadOptions& read_options, bool forward,
+                          bool valid, const Slice& internal_key) {
+  bool in_range = false;
+  if (valid && internal_key.size() >= kNumInternalBytes) {
+    const Comparator* ucmp = rep->internal_comparator.user_comparator();
+    const Slice user_key = ExtractUserKey(internal_key);
+    in_range = forward ? ucmp->Compare(user_key,
+                                       *read_options.iterate_upper_bound) < 0
+                       : ucmp->Compare(user_key,
+                                       *read_options.iterate_lower_bound) >= 0;
+  }
+  if (!in_range) {
+    RecordTick(rep->ioptions.stats, CRAFT_FILTER_FALSE_POSITIVE);
+  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE

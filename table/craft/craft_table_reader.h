@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "rocksdb/options.h"
@@ -59,9 +60,32 @@ std::string DescribeCraftFilter(const std::string& path,
 // The check before an iterator's seek: false when the table provably holds
 // no key in [target, iterate_upper_bound) (forward) or
 // [iterate_lower_bound, target] (backward). Never for compaction reads.
+// `*checked` (optional) says whether the filter was asked.
 bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
                        const ReadOptions& read_options,
                        TableReaderCaller caller, const Slice& internal_target,
-                       bool forward);
+                       bool forward, bool* checked = nullptr);
+
+// After a seek the filter let through: counts a false positive
+// (rocksdb.craft.filter.false.positive) when the table held nothing in the
+// bounded range after all. `valid`/`internal_key`: where the seek landed.
+void NoteCraftSeekOutcome(const BlockBasedTable::Rep* rep,
+                          const ReadOptions& read_options, bool forward,
+                          bool valid, const Slice& internal_key);
+
+// Runs a callable when the scope ends: the iterator's seeks have many exits,
+// and the outcome is known only at the last one. (No std::function: this is
+// on every seek, filter or not.)
+template <typename Fn>
+class CraftSeekOutcomeGuard {
+ public:
+  explicit CraftSeekOutcomeGuard(Fn fn) : fn_(std::move(fn)) {}
+  ~CraftSeekOutcomeGuard() { fn_(); }
+  CraftSeekOutcomeGuard(const CraftSeekOutcomeGuard&) = delete;
+  CraftSeekOutcomeGuard& operator=(const CraftSeekOutcomeGuard&) = delete;
+
+ private:
+  Fn fn_;
+};
 
 }  // namespace ROCKSDB_NAMESPACE
