@@ -148,7 +148,8 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
     return false;  // lo sorts before every key and the first key is >= hi.
   }
   const LoudsSparse* trie = nullptr;
-  Status s = loader(static_cast<size_t>(p), &trie);
+  Cleanable pin;  // Holds the partition (e.g. its block cache entry).
+  Status s = loader(static_cast<size_t>(p), &trie, &pin);
   if (!s.ok() || trie == nullptr) {
     if (status != nullptr) {
       *status = s;

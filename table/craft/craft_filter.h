@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "rocksdb/cleanable.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/craft/louds_sparse.h"
@@ -88,9 +89,11 @@ class CraftMetadata {
 };
 
 // Finds partition `index`, decoded (from a cache or the file). The pointer
-// stays valid while the loader's owner lives.
-using CraftPartitionLoader =
-    std::function<Status(size_t index, const LoudsSparse** partition)>;
+// stays valid until `pin` is cleaned up (a loader that hands out a block
+// cache entry registers its release there) or, with nothing registered,
+// while the loader's owner lives.
+using CraftPartitionLoader = std::function<Status(
+    size_t index, const LoudsSparse** partition, Cleanable* pin)>;
 
 class CraftFilterReader {
  public:

@@ -45,7 +45,7 @@ struct Loader {
     }
   }
   CraftPartitionLoader Get() {
-    return [this](size_t index, const LoudsSparse** trie) {
+    return [this](size_t index, const LoudsSparse** trie, Cleanable*) {
       if (index >= tries.size()) {
         return Status::Corruption("no such partition");
       }
@@ -149,7 +149,7 @@ TEST(CraftFilterTest, UnreadablePartitionAnswersMaybe) {
   ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
   CraftFilterReader reader(metadata);
   Status status;
-  auto broken = [](size_t, const LoudsSparse**) {
+  auto broken = [](size_t, const LoudsSparse**, Cleanable*) {
     return Status::Corruption("checksum mismatch");
   };
   EXPECT_TRUE(reader.RangeMayExist("b", "bz", broken, &status));

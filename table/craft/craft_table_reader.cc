@@ -2,9 +2,11 @@
 
 #include <cinttypes>
 
+#include "cache/cache_key.h"
 #include "file/random_access_file_reader.h"
 #include "logging/logging.h"
 #include "monitoring/statistics_impl.h"
+#include "rocksdb/advanced_cache.h"
 #include "table/block_based/block.h"
 #include "table/block_based/block_based_table_builder.h"
 #include "table/block_fetcher.h"
@@ -27,13 +29,53 @@ Status ReadRawBlock(const BlockBasedTable::Rep* rep,
   return fetcher.ReadBlockContents();
 }
 
+void DeletePartition(void* trie, void* /*unused*/) {
+  delete static_cast<LoudsSparse*>(trie);
+}
+
+void DeleteCachedPartition(Cache::ObjectPtr trie,
+                           MemoryAllocator* /*allocator*/) {
+  delete static_cast<LoudsSparse*>(trie);
+}
+
+// Decoded partitions live in the block cache as filter blocks. No secondary
+// cache support: a partition is cheap to read back from the file.
+const Cache::CacheItemHelper kPartitionCacheHelper(CacheEntryRole::kFilterBlock,
+                                                   &DeleteCachedPartition);
+
+void ReleaseCacheHandle(void* cache, void* handle) {
+  static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+}
+
 }  // namespace
 
 CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
-                                   CraftMetadata metadata)
-    : rep_(rep),
-      filter_(std::move(metadata)),
-      partitions_(filter_.metadata().partitions().size()) {}
+                                   CraftMetadata metadata,
+                                   uint64_t metadata_bytes)
+    : rep_(rep), filter_(std::move(metadata)), stored_bytes_(metadata_bytes) {
+  for (const CraftPartitionInfo& p : filter_.metadata().partitions()) {
+    stored_bytes_ += p.size;
+  }
+}
+
+CraftTableReader::SeekCounts CraftTableReader::seek_counts() const {
+  SeekCounts counts;
+  counts.checked = checked_.load(std::memory_order_relaxed);
+  counts.empty = empty_.load(std::memory_order_relaxed);
+  counts.false_positive = false_positive_.load(std::memory_order_relaxed);
+  return counts;
+}
+
+void CraftTableReader::CountCheck(bool empty) const {
+  checked_.fetch_add(1, std::memory_order_relaxed);
+  if (empty) {
+    empty_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void CraftTableReader::CountFalsePositive() const {
+  false_positive_.fetch_add(1, std::memory_order_relaxed);
+}
 
 void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                             InternalIterator* metaindex_iter,
@@ -63,29 +105,78 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                    s.ToString().c_str());
     return;
   }
-  reader->reset(new CraftTableReader(rep, std::move(metadata)));
+  reader->reset(new CraftTableReader(rep, std::move(metadata), handle.size()));
+}
+
+Status CraftTableReader::ReadPartition(
+    size_t index, std::unique_ptr<LoudsSparse>* trie) const {
+  const CraftPartitionInfo& info = filter_.metadata().partitions()[index];
+  BlockContents contents;
+  Status s = ReadRawBlock(rep_, ReadOptions(), /*prefetch_buffer=*/nullptr,
+                          BlockHandle(info.offset, info.size), &contents);
+  auto decoded = std::make_unique<LoudsSparse>();
+  if (s.ok()) {
+    s = LoudsSparse::Decode(contents.data, decoded.get());
+  }
+  if (s.ok()) {
+    RecordTick(rep_->ioptions.stats, CRAFT_FILTER_BYTES_READ, info.size);
+    *trie = std::move(decoded);
+  }
+  return s;
 }
 
 Status CraftTableReader::LoadPartition(size_t index,
-                                       const LoudsSparse** partition) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (index >= partitions_.size()) {
+                                       const LoudsSparse** partition,
+                                       Cleanable* pin) const {
+  if (index >= filter_.metadata().partitions().size()) {
     return Status::Corruption("CRaFT partition index out of range");
   }
-  if (partitions_[index] == nullptr) {
-    const CraftPartitionInfo& info = filter_.metadata().partitions()[index];
-    BlockContents contents;
-    Status s = ReadRawBlock(rep_, ReadOptions(), /*prefetch_buffer=*/nullptr,
-                            BlockHandle(info.offset, info.size), &contents);
-    auto trie = std::make_unique<LoudsSparse>();
-    if (s.ok()) {
-      s = LoudsSparse::Decode(contents.data, trie.get());
-    }
+  Cache* cache = rep_->table_options.block_cache.get();
+  if (cache == nullptr) {
+    return LoadUncachedPartition(index, partition);
+  }
+  // Keyed like the table's other blocks; the offset is unique in the file.
+  const CacheKey key = BlockBasedTable::GetCacheKey(
+      rep_->base_cache_key,
+      BlockHandle(filter_.metadata().partitions()[index].offset, 0));
+  Cache::Handle* handle = cache->Lookup(key.AsSlice());
+  if (handle == nullptr) {
+    std::unique_ptr<LoudsSparse> trie;
+    Status s = ReadPartition(index, &trie);
     if (!s.ok()) {
       return s;
     }
-    RecordTick(rep_->ioptions.stats, CRAFT_FILTER_BYTES_READ, info.size);
-    partitions_[index] = std::move(trie);
+    const size_t charge = trie->ApproximateMemoryUsage();
+    const Cache::Priority priority =
+        rep_->table_options.cache_index_and_filter_blocks_with_high_priority
+            ? Cache::Priority::HIGH
+            : Cache::Priority::LOW;
+    s = cache->Insert(key.AsSlice(), trie.get(), &kPartitionCacheHelper,
+                      charge, &handle, priority);
+    if (!s.ok()) {
+      // A full cache with a strict limit: answer from a private copy.
+      *partition = trie.get();
+      pin->RegisterCleanup(&DeletePartition, trie.release(), nullptr);
+      return Status::OK();
+    }
+    trie.release();  // Owned by the cache now.
+  }
+  *partition = static_cast<const LoudsSparse*>(cache->Value(handle));
+  pin->RegisterCleanup(&ReleaseCacheHandle, cache, handle);
+  return Status::OK();
+}
+
+Status CraftTableReader::LoadUncachedPartition(
+    size_t index, const LoudsSparse** partition) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (partitions_.empty()) {
+    partitions_.resize(filter_.metadata().partitions().size());
+  }
+  if (partitions_[index] == nullptr) {
+    Status s = ReadPartition(index, &partitions_[index]);
+    if (!s.ok()) {
+      return s;
+    }
   }
   *partition = partitions_[index].get();
   return Status::OK();
@@ -93,8 +184,9 @@ Status CraftTableReader::LoadPartition(size_t index,
 
 bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi) const {
   return filter_.RangeMayExist(
-      lo, hi, [this](size_t index, const LoudsSparse** partition) {
-        return LoadPartition(index, partition);
+      lo, hi,
+      [this](size_t index, const LoudsSparse** partition, Cleanable* pin) {
+        return LoadPartition(index, partition, pin);
       });
 }
 
@@ -218,6 +310,7 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
   if (!may_match) {
     RecordTick(stats, CRAFT_FILTER_EMPTY);
   }
+  craft->CountCheck(/*empty=*/!may_match);
   if (checked != nullptr) {
     *checked = true;
   }
@@ -238,6 +331,9 @@ void NoteCraftSeekOutcome(const BlockBasedTable::Rep* rep,
   }
   if (!in_range) {
     RecordTick(rep->ioptions.stats, CRAFT_FILTER_FALSE_POSITIVE);
+    if (rep->craft != nullptr) {
+      rep->craft->CountFalsePositive();
+    }
   }
 }
 

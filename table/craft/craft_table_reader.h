@@ -1,9 +1,10 @@
 // Reads a table's CRaFT filter (patch 0014): the metadata at table open,
-// partitions on first use, and the seek check BlockBasedTableIterator runs
-// before its index search.
+// partitions on first use through the table's block cache, and the seek
+// check BlockBasedTableIterator runs before its index search.
 
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -33,14 +34,41 @@ class CraftTableReader {
 
   const CraftFilterReader& filter() const { return filter_; }
 
+  // Bounded seeks this table's filter answered since the table was opened,
+  // for the rocksdb.lodestone.craft-filter property (sums per level).
+  struct SeekCounts {
+    uint64_t checked = 0;
+    uint64_t empty = 0;
+    uint64_t false_positive = 0;
+  };
+  SeekCounts seek_counts() const;
+  void CountCheck(bool empty) const;
+  void CountFalsePositive() const;
+
+  // Bytes of the partitions and the metadata block, as stored.
+  uint64_t stored_bytes() const { return stored_bytes_; }
+
  private:
-  CraftTableReader(const BlockBasedTable::Rep* rep, CraftMetadata metadata);
-  Status LoadPartition(size_t index, const LoudsSparse** partition) const;
+  CraftTableReader(const BlockBasedTable::Rep* rep, CraftMetadata metadata,
+                   uint64_t metadata_bytes);
+  Status ReadPartition(size_t index, std::unique_ptr<LoudsSparse>* trie) const;
+  // Through the table's block cache; the entry is released via `pin`.
+  Status LoadPartition(size_t index, const LoudsSparse** partition,
+                       Cleanable* pin) const;
+  // Without a block cache (no_block_cache): kept by this reader.
+  Status LoadUncachedPartition(size_t index,
+                               const LoudsSparse** partition) const;
 
   const BlockBasedTable::Rep* rep_;
-  CraftFilterReader filter_;
+  CraftFilterReader filter_;  // The metadata stays in memory, like a
+                              // partitioned filter's pinned top level.
+  uint64_t stored_bytes_;
   mutable std::mutex mu_;
   mutable std::vector<std::unique_ptr<LoudsSparse>> partitions_;
+  // Relaxed counters: statistics, not synchronization.
+  mutable std::atomic<uint64_t> checked_{0};
+  mutable std::atomic<uint64_t> empty_{0};
+  mutable std::atomic<uint64_t> false_positive_{0};
 };
 
 // The filter of a table file read straight from the file, whatever the

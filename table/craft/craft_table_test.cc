@@ -4,6 +4,7 @@
 
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "db/db_test_util.h"
 #include "file/random_access_file_reader.h"
@@ -82,7 +83,7 @@ TEST_F(CraftTableTest, SstFileWriterTablesCarryAFilterAndStayReadable) {
   EXPECT_EQ(metadata.num_keys(), keys.size());
   EXPECT_GT(partitions.size(), 3u);
   CraftFilterReader filter(metadata);
-  auto loader = [&partitions](size_t index, const LoudsSparse** trie) {
+  auto loader = [&partitions](size_t index, const LoudsSparse** trie, Cleanable*) {
     *trie = &partitions.at(index);
     return Status::OK();
   };
@@ -214,6 +215,8 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   // False positives: forward scans alone, where each checks every table
   // once. A check the filter let through is a true positive when the table
   // holds a key in range, else a false positive.
+  const uint64_t false_positives_before =
+      options.statistics->getTickerCount(CRAFT_FILTER_FALSE_POSITIVE);
   ASSERT_OK(options.statistics->Reset());
   uint64_t true_positives = 0;
   for (int q = 0; q < 2000; ++q) {
@@ -241,8 +244,94 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   fprintf(stderr, "CRaFT forward: %llu let through, %llu false positives\n",
           static_cast<unsigned long long>(passed),
           static_cast<unsigned long long>(false_positives));
+
+  // The per-level property counts the same seeks since the tables opened.
+  std::string report;
+  ASSERT_TRUE(db->GetProperty("rocksdb.lodestone.craft-filter", &report));
+  std::istringstream lines(report);
+  std::string header, level;
+  std::getline(lines, header);
+  uint64_t files = 0, with_filter = 0, unopened = 0, filter_keys = 0,
+           bytes = 0, level_checked = 0, level_empty = 0, level_fp = 0;
+  double bits = 0, pct = 0;
+  lines >> level >> files >> with_filter >> unopened >> filter_keys >> bytes >>
+      bits >> level_checked >> level_empty >> pct >> level_fp;
+  EXPECT_EQ(level, "L0") << report;
+  EXPECT_EQ(files, 4u);
+  EXPECT_EQ(with_filter, 4u);
+  EXPECT_EQ(filter_keys, keys.size());
+  EXPECT_GT(bits, 1.0);
+  EXPECT_EQ(level_checked, checked + 8000u) << report;
+  EXPECT_EQ(level_fp, false_positives_before + false_positives);
   db.reset();
   ASSERT_OK(DestroyDB(dbname, options));
+}
+
+// Partitions are read through the table's block cache, once, and still
+// answered without one (no_block_cache).
+TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
+  for (const bool use_block_cache : {true, false}) {
+    Options options;
+    BlockBasedTableOptions table;
+    table.block_size = 512;
+    table.craft_range_filter = true;
+    table.craft_partition_size = 1024;
+    std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+    table.block_cache = use_block_cache ? cache : nullptr;
+    table.no_block_cache = !use_block_cache;
+    options.table_factory.reset(NewBlockBasedTableFactory(table));
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;
+    options.statistics = CreateDBStatistics();
+    const std::string dbname = dir_ + "/cachedb";
+    ASSERT_OK(DestroyDB(dbname, options));
+    DB* raw = nullptr;
+    ASSERT_OK(DB::Open(options, dbname, &raw));
+    std::unique_ptr<DB> db(raw);
+    for (int i = 0; i < 20000; i += 2) {
+      char key[16];
+      snprintf(key, sizeof(key), "k%06d", i * 10);
+      ASSERT_OK(db->Put(WriteOptions(), key, "v"));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+    auto empty_seeks = [&]() {
+      int found = 0;
+      for (int i = 1; i < 20000; i += 2) {  // Odd keys: never stored.
+        char lo[16], hi[16];
+        snprintf(lo, sizeof(lo), "k%06d", i * 10);
+        snprintf(hi, sizeof(hi), "k%06d", i * 10 + 5);
+        Slice upper(hi);
+        ReadOptions ro;
+        ro.iterate_upper_bound = &upper;
+        std::unique_ptr<Iterator> it(db->NewIterator(ro));
+        it->Seek(lo);
+        found += it->Valid() ? 1 : 0;
+        EXPECT_OK(it->status());
+      }
+      return found;
+    };
+    EXPECT_EQ(empty_seeks(), 0);
+    const uint64_t bytes =
+        options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ);
+    EXPECT_GT(bytes, 0u);
+    EXPECT_GT(options.statistics->getTickerCount(CRAFT_FILTER_EMPTY), 9000u);
+    // Every partition is read from the file once, then found in the cache
+    // (or, without one, kept by the table reader).
+    EXPECT_EQ(empty_seeks(), 0);
+    EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ),
+              bytes);
+    if (use_block_cache) {
+      // Charged to the cache as filter blocks.
+      EXPECT_GT(cache->GetUsage(), bytes);
+      // Evicted partitions are read again, with the same answers.
+      cache->EraseUnRefEntries();
+      EXPECT_EQ(empty_seeks(), 0);
+      EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ),
+                2 * bytes);
+    }
+    db.reset();
+    ASSERT_OK(DestroyDB(dbname, options));
+  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE

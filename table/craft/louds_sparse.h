@@ -78,6 +78,13 @@ class LoudsSparse {
   uint64_t num_keys() const { return num_keys_; }
   size_t num_edges() const { return labels_.size(); }
 
+  // Bytes the decoded trie occupies, for its block cache charge.
+  size_t ApproximateMemoryUsage() const {
+    return sizeof(*this) + labels_.capacity() + has_child_.HeapBytes() +
+           louds_.HeapBytes() + prefix_key_.HeapBytes() +
+           suffixes_.capacity() * sizeof(uint64_t);
+  }
+
  private:
   // The first stored (cut) key that may be >= a seek target.
   struct Found {

@@ -33,6 +33,12 @@ class RankSelect {
   // The first set bit at or after pos, or size() if none.
   size_t NextSetBit(size_t pos) const;
 
+  // Heap bytes held (for charging a decoded partition to a block cache).
+  size_t HeapBytes() const {
+    return words_.capacity() * sizeof(uint64_t) +
+           block_rank_.capacity() * sizeof(uint32_t);
+  }
+
  private:
   static constexpr size_t kWordsPerBlock = 8;  // 512 bits per rank sample.
   std::vector<uint64_t> words_;

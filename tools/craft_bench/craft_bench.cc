@@ -81,7 +81,7 @@ void Measure(const char* name, const std::vector<std::string>& keys,
              uint32_t partition_size) {
   Filter f = Build(keys, real_bits, partition_size);
   CraftFilterReader reader(f.metadata);
-  auto loader = [&f](size_t i, const LoudsSparse** t) {
+  auto loader = [&f](size_t i, const LoudsSparse** t, Cleanable*) {
     *t = &f.tries[i];
     return Status::OK();
   };

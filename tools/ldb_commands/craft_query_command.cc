@@ -69,7 +69,7 @@ void CraftQueryCommand::DoCommand() {
     Status load;
     const bool may = reader.RangeMayExist(
         from_, to_,
-        [&filter](size_t index, const LoudsSparse** partition) {
+        [&filter](size_t index, const LoudsSparse** partition, Cleanable*) {
           if (index >= filter.partitions.size()) {
             return Status::Corruption("no such CRaFT partition");
           }

@@ -12,6 +12,12 @@
 //       scan-time tombstone-run conversion: the option's value, range
 //       tombstones inserted and attempts discarded by this column family.
 //
+//   rocksdb.lodestone.craft-filter
+//       per level: files, files with an open CRaFT filter, keys, filter
+//       bytes and bits per key, and the bounded seeks those filters
+//       answered (checked, empty, false positives) since their tables
+//       were opened.
+//
 // Names and formats are listed in docs/properties.md.
 
 #pragma once
@@ -28,6 +34,7 @@ extern const char* const kLodestonePropertyPrefix;  // "rocksdb.lodestone."
 extern const char* const kTombstonesPerLevelProperty;
 extern const char* const kTombstoneCompactionProperty;
 extern const char* const kLocationCacheProperty;
+extern const char* const kCraftFilterProperty;
 
 inline bool IsLodestoneProperty(const Slice& name) {
   return name.starts_with(kLodestonePropertyPrefix);
