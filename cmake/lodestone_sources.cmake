@@ -19,6 +19,7 @@ set(LODESTONE_LIB_SOURCES
   table/craft/craft_key_count.cc
   table/craft/craft_table_reader.cc
   table/craft/craft_table_writer.cc
+  table/craft/craft_test_defaults.cc
   table/craft/louds_sparse.cc
   table/craft/rank_select.cc
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
