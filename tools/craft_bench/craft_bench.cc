@@ -2,6 +2,7 @@
 // query latency, in the style of SuRF's evaluation (issue: range filter).
 //
 //   craft_bench [--keys N] [--queries Q] [--partition BYTES]
+//               [--plain_labels 1]   (format 1: a byte per trie label)
 //
 // Key sets: uniform 64-bit integers (big-endian) and generated email-like
 // text keys. Queries: [lo, lo + width) for widths 2^0, 2^5, 2^10 (integers)
@@ -21,6 +22,7 @@
 
 #include "table/craft/craft_filter.h"
 
+using ROCKSDB_NAMESPACE::Cleanable;
 using ROCKSDB_NAMESPACE::CraftFilterBuilder;
 using ROCKSDB_NAMESPACE::CraftFilterOptions;
 using ROCKSDB_NAMESPACE::CraftFilterReader;
@@ -44,9 +46,12 @@ struct Filter {
   size_t bytes = 0;
 };
 
+bool plain_labels = false;
+
 Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
              uint32_t partition_size) {
   CraftFilterOptions options;
+  options.trie.compact_labels = !plain_labels;
   options.partition_size = partition_size;
   options.trie.real_suffix_bits = real_bits;
   CraftFilterBuilder builder(options);
@@ -124,6 +129,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--keys")) n = strtoull(argv[i + 1], nullptr, 10);
     if (!strcmp(argv[i], "--queries")) q = strtoull(argv[i + 1], nullptr, 10);
+    if (!strcmp(argv[i], "--plain_labels"))
+      plain_labels = strtoul(argv[i + 1], nullptr, 10) != 0;
     if (!strcmp(argv[i], "--partition"))
       partition = static_cast<uint32_t>(strtoul(argv[i + 1], nullptr, 10));
   }
@@ -142,7 +149,7 @@ int main(int argc, char** argv) {
       const uint64_t lo = rng();
       queries.push_back({BigEndian(lo), BigEndian(lo + width)});
     }
-    for (uint32_t real : {0u, 2u, 4u, 8u}) {
+    for (uint32_t real : {0u, 1u, 2u, 3u, 4u, 8u}) {
       char name[64];
       snprintf(name, sizeof(name), "uint64 width 2^%d",
                width == 1 ? 0 : (width == 32 ? 5 : 10));
@@ -181,7 +188,7 @@ int main(int argc, char** argv) {
     for (size_t c = 0; c < len; ++c) lo.push_back('a' + rng() % 26);
     text_queries.push_back({lo, lo + "\xff"});  // Keys with prefix lo.
   }
-  for (uint32_t real : {0u, 4u, 8u}) {
+  for (uint32_t real : {0u, 4u, 8u, 12u}) {
     Measure("text prefix ranges", text, text_queries, real, partition);
   }
   return 0;
