@@ -11,7 +11,9 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
-constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kFormatPlainLabels = 1;    // A byte per label.
+constexpr uint8_t kFormatCompactLabels = 2;  // Per-level label coding.
+constexpr uint32_t kPlainLabelBits = 8;
 constexpr uint8_t kFlagEmptyKey = 1;
 constexpr uint32_t kMaxRealBits = 56;
 constexpr uint32_t kMaxHashBits = 32;
@@ -88,6 +90,92 @@ void PutBitField(std::vector<uint64_t>* words, size_t pos, uint32_t width,
   if (shift + width > 64) {
     (*words)[word + 1] |= value >> (64 - shift);
   }
+}
+
+// Reads a bit stream written LSB-first into 64-bit words.
+class BitReader {
+ public:
+  BitReader(const std::vector<uint64_t>& words, size_t num_bits)
+      : words_(words), num_bits_(num_bits) {}
+
+  bool Read(uint32_t width, uint64_t* value) {
+    if (num_bits_ - pos_ < width) {
+      return false;
+    }
+    *value = GetBitField(words_, pos_, width);
+    pos_ += width;
+    return true;
+  }
+
+  // Zeros before the next one (consumed with it); false past the end.
+  bool ReadUnary(uint64_t* zeros) {
+    uint64_t n = 0;
+    while (pos_ < num_bits_) {
+      const uint64_t window = words_[pos_ / 64] >> (pos_ % 64);
+      if (window != 0) {
+        const uint64_t skip = static_cast<uint64_t>(__builtin_ctzll(window));
+        if (pos_ + skip >= num_bits_) {
+          return false;
+        }
+        pos_ += skip + 1;
+        *zeros = n + skip;
+        return true;
+      }
+      const size_t step = 64 - pos_ % 64;
+      n += step;
+      pos_ += step;
+    }
+    return false;
+  }
+
+  size_t position() const { return pos_; }
+
+ private:
+  const std::vector<uint64_t>& words_;
+  const size_t num_bits_;
+  size_t pos_ = 0;
+};
+
+// Appends bits LSB-first.
+class BitWriter {
+ public:
+  void Write(uint32_t width, uint64_t value) {
+    words_.resize(Words(bits_ + width), 0);
+    PutBitField(&words_, bits_, width, value);
+    bits_ += width;
+  }
+  void WriteUnary(uint64_t zeros) {
+    bits_ += zeros;
+    Write(1, 1);
+  }
+  const std::vector<uint64_t>& words() const { return words_; }
+  size_t bits() const { return bits_; }
+
+ private:
+  std::vector<uint64_t> words_;
+  size_t bits_ = 0;
+};
+
+// Bits to code one level's labels with `low` low bits each: the low bits,
+// then per node the unary gaps between the labels' high parts (the high
+// parts rise within a node, from zero), one terminating one per label.
+// low == 8 is a byte per label.
+uint64_t LabelCodeBits(const std::string& labels,
+                       const std::vector<bool>& louds, uint32_t low) {
+  if (low >= kPlainLabelBits) {
+    return kPlainLabelBits * labels.size();
+  }
+  uint64_t bits = (low + 1) * static_cast<uint64_t>(labels.size());
+  uint64_t prev = 0;
+  for (size_t e = 0; e < labels.size(); ++e) {
+    const uint64_t high = static_cast<uint8_t>(labels[e]) >> low;
+    if (louds[e]) {
+      prev = 0;
+    }
+    bits += high - prev;
+    prev = high;
+  }
+  return bits;
 }
 
 // Three-way comparison of two R-bit suffixes read as big-endian strings.
@@ -196,7 +284,10 @@ void LoudsSparseBuilder::Emit(const Slice* next) {
 size_t LoudsSparseBuilder::EstimatedSize() const {
   const size_t suffix_bits =
       options_.real_suffix_bits + options_.hash_suffix_bits;
-  return 16 + num_edges_ + num_edges_ / 4 + num_edges_ / 8 +
+  // Compact labels take about six bits on dense levels (FORMAT.md).
+  const size_t label_bytes =
+      options_.compact_labels ? num_edges_ * 3 / 4 : num_edges_;
+  return 16 + label_bytes + num_edges_ / 4 + num_edges_ / 8 +
          static_cast<size_t>(num_keys_) * suffix_bits / 8 + 32;
 }
 
@@ -207,6 +298,39 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   std::string labels;
   std::vector<uint64_t> has_child, louds, prefix_key;
   size_t edges = 0, louds_bits = 0, nodes = 0, leaves = 0;
+  // Format 2: each level's labels in the cheapest of nine codings.
+  std::string level_codes;
+  BitWriter label_stream;
+  for (const Level& level : levels_) {
+    uint32_t best = kPlainLabelBits;
+    uint64_t best_bits = LabelCodeBits(level.labels, level.louds, best);
+    for (uint32_t low = 0; low < kPlainLabelBits; ++low) {
+      const uint64_t bits = LabelCodeBits(level.labels, level.louds, low);
+      if (bits < best_bits) {
+        best = low;
+        best_bits = bits;
+      }
+    }
+    PutVarint64(&level_codes, level.labels.size());
+    level_codes.push_back(static_cast<char>(best));
+    for (unsigned char label : level.labels) {
+      label_stream.Write(best == kPlainLabelBits ? kPlainLabelBits : best,
+                         best == kPlainLabelBits
+                             ? label
+                             : label & ((1u << best) - 1));
+    }
+    if (best < kPlainLabelBits) {
+      uint64_t prev = 0;
+      for (size_t e = 0; e < level.labels.size(); ++e) {
+        const uint64_t high = static_cast<uint8_t>(level.labels[e]) >> best;
+        if (level.louds[e]) {
+          prev = 0;
+        }
+        label_stream.WriteUnary(high - prev);
+        prev = high;
+      }
+    }
+  }
   for (const Level& level : levels_) {
     labels += level.labels;
     AppendBits(level.has_child, &has_child, &edges);
@@ -223,7 +347,9 @@ void LoudsSparseBuilder::Finish(std::string* out) {
     }
   }
 
-  out->push_back(static_cast<char>(kFormatVersion));
+  const bool compact = options_.compact_labels;
+  out->push_back(
+      static_cast<char>(compact ? kFormatCompactLabels : kFormatPlainLabels));
   out->push_back(static_cast<char>(empty_key_ ? kFlagEmptyKey : 0));
   out->push_back(static_cast<char>(options_.real_suffix_bits));
   out->push_back(static_cast<char>(options_.hash_suffix_bits));
@@ -231,11 +357,20 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   PutVarint64(out, edges);
   PutVarint64(out, nodes);
   PutVarint64(out, leaves);
-  out->append(labels);
+  if (compact) {
+    PutVarint64(out, levels_.size());
+    out->append(level_codes);
+    PutVarint64(out, label_stream.bits());
+  } else {
+    out->append(labels);
+  }
   PutWords(out, has_child);
   PutWords(out, louds);
   PutWords(out, prefix_key);
   PutWords(out, suffixes);
+  if (compact) {
+    PutWords(out, label_stream.words());
+  }
 
   *this = LoudsSparseBuilder(options_);
 }
@@ -250,7 +385,8 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
   if (in.size() < 4) {
     return corrupt("truncated header");
   }
-  if (static_cast<uint8_t>(in[0]) != kFormatVersion) {
+  const uint8_t version = static_cast<uint8_t>(in[0]);
+  if (version != kFormatPlainLabels && version != kFormatCompactLabels) {
     return corrupt("unknown format version");
   }
   const uint8_t flags = static_cast<uint8_t>(in[1]);
@@ -267,12 +403,42 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
     return corrupt("truncated counts");
   }
   const uint64_t width = real_bits + hash_bits;
+  // Format 2: per level its edge count and label coding, then the length of
+  // the label stream stored after the suffixes.
+  std::vector<std::pair<uint64_t, uint32_t>> level_codes;
+  uint64_t label_bits = 0;
+  if (version == kFormatCompactLabels) {
+    uint64_t num_levels;
+    if (!GetVarint64(&in, &num_levels) || num_levels > in.size()) {
+      return corrupt("truncated level codes");
+    }
+    uint64_t level_edges_total = 0;
+    for (uint64_t i = 0; i < num_levels; ++i) {
+      uint64_t level_edges;
+      if (!GetVarint64(&in, &level_edges) || in.empty() ||
+          static_cast<uint8_t>(in[0]) > kPlainLabelBits ||
+          level_edges > edges - level_edges_total) {
+        return corrupt("bad level code");
+      }
+      level_codes.emplace_back(level_edges, static_cast<uint8_t>(in[0]));
+      in.remove_prefix(1);
+      level_edges_total += level_edges;
+    }
+    if (level_edges_total != edges || !GetVarint64(&in, &label_bits) ||
+        label_bits > 8 * static_cast<uint64_t>(in.size())) {
+      return corrupt("bad label stream length");
+    }
+  }
   // Bounds before any allocation: every array must fit in the block.
-  if (edges > in.size() || nodes > edges || leaves > edges ||
+  if (edges > 8 * static_cast<uint64_t>(in.size()) || nodes > edges ||
+      leaves > edges ||
       Words(static_cast<size_t>(leaves * width)) > in.size() / 8 + 1) {
     return corrupt("counts exceed the block");
   }
-  const size_t expected = static_cast<size_t>(edges) +
+  const size_t label_bytes = version == kFormatPlainLabels
+                                 ? static_cast<size_t>(edges)
+                                 : 8 * Words(static_cast<size_t>(label_bits));
+  const size_t expected = label_bytes +
                           8 * (2 * Words(edges) + Words(nodes) +
                                Words(static_cast<size_t>(leaves * width)));
   if (in.size() != expected) {
@@ -284,8 +450,10 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
   t.empty_key_ = (flags & kFlagEmptyKey) != 0;
   t.num_keys_ = num_keys;
   t.num_leaves_ = static_cast<size_t>(leaves);
-  t.labels_.assign(in.data(), static_cast<size_t>(edges));
-  in.remove_prefix(static_cast<size_t>(edges));
+  if (version == kFormatPlainLabels) {
+    t.labels_.assign(in.data(), static_cast<size_t>(edges));
+    in.remove_prefix(static_cast<size_t>(edges));
+  }
   std::vector<uint64_t> words;
   if (!GetWords(&in, edges, &words)) return corrupt("has_child");
   t.has_child_.Init(std::move(words), edges);
@@ -295,6 +463,16 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
   t.prefix_key_.Init(std::move(words), nodes);
   if (!GetWords(&in, static_cast<size_t>(leaves * width), &t.suffixes_)) {
     return corrupt("suffixes");
+  }
+  if (version == kFormatCompactLabels) {
+    if (!GetWords(&in, static_cast<size_t>(label_bits), &words)) {
+      return corrupt("labels");
+    }
+    Status s = t.DecodeLabels(level_codes, words,
+                              static_cast<size_t>(label_bits));
+    if (!s.ok()) {
+      return s;
+    }
   }
 
   // Structure: counts agree, labels rise within nodes, children come after
@@ -326,6 +504,54 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
     }
   }
   *trie = std::move(t);
+  return Status::OK();
+}
+
+// Expands the per-level label codes into a byte per label (queries read
+// labels at random); needs louds_ decoded.
+Status LoudsSparse::DecodeLabels(
+    const std::vector<std::pair<uint64_t, uint32_t>>& level_codes,
+    const std::vector<uint64_t>& words, size_t num_bits) {
+  auto corrupt = [](const char* why) {
+    return Status::Corruption("CRaFT partition", why);
+  };
+  labels_.assign(louds_.size(), '\0');
+  BitReader reader(words, num_bits);
+  size_t first = 0;
+  for (const auto& level : level_codes) {
+    const size_t n = static_cast<size_t>(level.first);
+    const uint32_t low = level.second;
+    if (n > 0 && !louds_.Get(first)) {
+      return corrupt("level starts inside a node");
+    }
+    for (size_t e = first; e < first + n; ++e) {
+      uint64_t bits;
+      if (!reader.Read(low, &bits)) {
+        return corrupt("truncated labels");
+      }
+      labels_[e] = static_cast<char>(bits);
+    }
+    if (low < kPlainLabelBits) {
+      uint64_t high = 0;
+      for (size_t e = first; e < first + n; ++e) {
+        uint64_t gap;
+        if (louds_.Get(e)) {
+          high = 0;
+        }
+        if (!reader.ReadUnary(&gap) || gap > (uint64_t{0xff} >> low) ||
+            high + gap > (uint64_t{0xff} >> low)) {
+          return corrupt("bad label gap");
+        }
+        high += gap;
+        labels_[e] = static_cast<char>(
+            (high << low) | static_cast<uint8_t>(labels_[e]));
+      }
+    }
+    first += n;
+  }
+  if (reader.position() != num_bits) {
+    return corrupt("trailing label bits");
+  }
   return Status::OK();
 }
 
@@ -474,6 +700,62 @@ bool LoudsSparse::KeyMayExist(const Slice& key) const {
     const size_t leaf = LeafIndex(edge);
     return RealSuffix(leaf) == CraftRealBits(key, depth + 1, real_bits_) &&
            HashSuffix(leaf) == CraftHashBits(key, hash_bits_);
+  }
+}
+
+// In level order the children of consecutive edges are consecutive nodes,
+// whose edges are consecutive on the next level: one range per level.
+uint64_t LoudsSparse::CountBelow(size_t a, size_t b) const {
+  uint64_t count = 0;
+  const size_t num_nodes = prefix_key_.size();
+  while (a < b) {
+    const size_t first_child = has_child_.Rank1(a) + 1;
+    const size_t end_child = has_child_.Rank1(b) + 1;
+    count += (b - a) - (end_child - first_child);  // Leaves.
+    if (first_child == end_child) {
+      break;
+    }
+    count += prefix_key_.Rank1(end_child) - prefix_key_.Rank1(first_child);
+    a = NodeStart(first_child);
+    b = end_child < num_nodes ? NodeStart(end_child) : labels_.size();
+  }
+  return count;
+}
+
+uint64_t LoudsSparse::CountLess(const Slice& x) const {
+  if (labels_.empty()) {
+    return empty_key_ && !x.empty() ? 1 : 0;
+  }
+  uint64_t count = 0;
+  size_t node = 0;
+  for (size_t depth = 0;; ++depth) {
+    if (depth == x.size()) {
+      return count;  // Everything below has x as a prefix: not less.
+    }
+    if (prefix_key_.Get(node)) {
+      ++count;  // The path to this node, a proper prefix of x.
+    }
+    const size_t start = NodeStart(node);
+    const size_t end = NodeEnd(start);
+    const uint8_t byte = static_cast<uint8_t>(x[depth]);
+    size_t lo = start;
+    while (lo < end && static_cast<uint8_t>(labels_[lo]) < byte) {
+      ++lo;
+    }
+    count += CountBelow(start, lo);
+    if (lo == end || static_cast<uint8_t>(labels_[lo]) > byte) {
+      return count;
+    }
+    if (has_child_.Get(lo)) {
+      node = Child(lo);
+      continue;
+    }
+    const size_t leaf = LeafIndex(lo);
+    if (CompareBits(RealSuffix(leaf),
+                    CraftRealBits(x, depth + 1, real_bits_)) < 0) {
+      ++count;
+    }
+    return count;
   }
 }
 

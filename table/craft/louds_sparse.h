@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rocksdb/slice.h"
@@ -20,6 +21,10 @@ namespace ROCKSDB_NAMESPACE {
 struct LoudsSparseOptions {
   uint32_t real_suffix_bits = 8;  // 0..56
   uint32_t hash_suffix_bits = 0;  // 0..32
+  // Format 2: labels stored per level as Elias-Fano-style low bits plus
+  // unary high parts where that is smaller than a byte each (FORMAT.md).
+  // False writes format 1 (a byte per label), which every reader decodes.
+  bool compact_labels = true;
 };
 
 class LoudsSparseBuilder {
@@ -75,6 +80,10 @@ class LoudsSparse {
   // May `key` be in the trie?
   bool KeyMayExist(const Slice& key) const;
 
+  // Stored keys that are < x: exact, except that a key cut to the same
+  // known prefix and real suffix as x is not counted.
+  uint64_t CountLess(const Slice& x) const;
+
   uint64_t num_keys() const { return num_keys_; }
   size_t num_edges() const { return labels_.size(); }
 
@@ -106,6 +115,11 @@ class LoudsSparse {
   size_t NodeEnd(size_t start) const { return louds_.NextSetBit(start + 1); }
   size_t Child(size_t edge) const { return has_child_.Rank1(edge) + 1; }
   size_t LeafIndex(size_t edge) const { return edge - has_child_.Rank1(edge); }
+  // Keys in the subtrees of edges [a, b) of one level (and below).
+  uint64_t CountBelow(size_t a, size_t b) const;
+  Status DecodeLabels(
+      const std::vector<std::pair<uint64_t, uint32_t>>& level_codes,
+      const std::vector<uint64_t>& words, size_t num_bits);
   uint64_t RealSuffix(size_t leaf) const;
   uint64_t HashSuffix(size_t leaf) const;
 

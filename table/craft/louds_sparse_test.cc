@@ -41,6 +41,12 @@ std::string RandomKey(std::mt19937_64& rng, const std::string& alphabet,
   return k;
 }
 
+std::string BigEndian(uint64_t v) {
+  std::string k(8, '\0');
+  for (int i = 7; i >= 0; --i, v >>= 8) k[i] = static_cast<char>(v & 0xff);
+  return k;
+}
+
 }  // namespace
 
 TEST(LoudsSparseTest, NoFalseNegativesOnRandomKeySets) {
@@ -160,14 +166,23 @@ TEST(LoudsSparseTest, EmptyRangesAreUsuallyFiltered) {
 
 // The decoder's fuzz target: damaged blocks give Corruption or a trie whose
 // queries return, never a crash.
+// Both formats; the second key set has dense levels (unary-coded labels).
 TEST(LoudsSparseTest, DamagedBlocksNeverCrash) {
   std::mt19937_64 rng(99);
   std::set<std::string> keys;
   for (int i = 0; i < 300; ++i) keys.insert(RandomKey(rng, "abcdxyz", 8));
-  std::string good;
-  Build(keys, {5, 3}, &good);
+  std::set<std::string> dense;
+  for (int i = 0; i < 3000; ++i) dense.insert(BigEndian(rng() >> 40));
+  LoudsSparseOptions plain{5, 3};
+  plain.compact_labels = false;
+  std::string blocks[4];  // {sparse, dense} x {compact, plain}
+  Build(keys, {5, 3}, &blocks[0]);
+  Build(dense, {5, 3}, &blocks[1]);
+  Build(keys, plain, &blocks[2]);
+  Build(dense, plain, &blocks[3]);
   int rejected = 0;
-  for (int round = 0; round < 20000; ++round) {
+  for (int round = 0; round < 24000; ++round) {
+    const std::string& good = blocks[round % 4];
     std::string bad = good;
     switch (round % 3) {
       case 0:  // Truncation.
@@ -196,7 +211,75 @@ TEST(LoudsSparseTest, DamagedBlocksNeverCrash) {
       trie.KeyMayExist(lo);
     }
   }
-  EXPECT_GT(rejected, 10000);
+  EXPECT_GT(rejected, 12000);
+}
+
+// CountLess is exact up to the one key a bound can share its cut prefix
+// and real suffix with.
+TEST(LoudsSparseTest, CountLessMatchesTheKeySet) {
+  std::mt19937_64 rng(11);
+  const std::string alphabet("ab\x00\xff", 4);
+  for (int round = 0; round < 400; ++round) {
+    std::set<std::string> keys;
+    const bool dense = round % 2 == 0;
+    const int n = 1 + static_cast<int>(rng() % (dense ? 3000 : 60));
+    for (int i = 0; i < n; ++i) {
+      keys.insert(dense ? BigEndian(rng() >> (rng() % 48))
+                        : RandomKey(rng, alphabet, 6));
+    }
+    std::string block;
+    LoudsSparseOptions options{round % 3 == 0 ? 0u : 8u, 0};
+    const LoudsSparse trie = Build(keys, options, &block);
+    EXPECT_GE(trie.CountLess(std::string(20, '\xff')) + 1, keys.size());
+    EXPECT_EQ(trie.CountLess(""), 0u);
+    for (int q = 0; q < 50; ++q) {
+      const std::string x = dense ? BigEndian(rng() >> (rng() % 48))
+                                  : RandomKey(rng, alphabet, 7);
+      const uint64_t truth = static_cast<uint64_t>(
+          std::distance(keys.begin(), keys.lower_bound(x)));
+      const uint64_t counted = trie.CountLess(x);
+      ASSERT_LE(counted, truth) << round;
+      ASSERT_GE(counted + 1, truth) << round;
+    }
+  }
+}
+
+// Format 2 codes dense levels' labels in unary high parts and low bits: the
+// same trie as format 1 (the same answer to every query), in fewer bytes.
+TEST(LoudsSparseTest, CompactLabelsAnswerLikeByteLabels) {
+  std::mt19937_64 rng(2026);
+  for (const uint32_t real : {0u, 2u, 8u}) {
+    std::set<std::string> keys;
+    while (keys.size() < 20000) keys.insert(BigEndian(rng()));
+    LoudsSparseOptions compact{real, 0};
+    LoudsSparseOptions plain{real, 0};
+    plain.compact_labels = false;
+    std::string compact_block, plain_block;
+    const LoudsSparse a = Build(keys, compact, &compact_block);
+    const LoudsSparse b = Build(keys, plain, &plain_block);
+    EXPECT_EQ(compact_block[0], 2);
+    EXPECT_EQ(plain_block[0], 1);
+    EXPECT_EQ(a.num_edges(), b.num_edges());
+    // About two of a label's eight bits saved on the dense levels.
+    EXPECT_LT(compact_block.size() * 8, plain_block.size() * 8 -
+                                            a.num_edges() * 3 / 2)
+        << compact_block.size() << " vs " << plain_block.size();
+    for (int q = 0; q < 20000; ++q) {
+      const uint64_t lo = rng();
+      const uint64_t width = uint64_t{1} << (rng() % 40);
+      const std::string lo_key = BigEndian(lo);
+      const std::string hi_key =
+          BigEndian(lo + width < lo ? ~uint64_t{0} : lo + width);
+      const bool truth = BruteForce(keys, lo_key, hi_key);
+      const bool answer = a.RangeMayExist(lo_key, hi_key);
+      ASSERT_EQ(answer, b.RangeMayExist(lo_key, hi_key));
+      ASSERT_TRUE(!truth || answer);
+      ASSERT_EQ(a.KeyMayExist(lo_key), b.KeyMayExist(lo_key));
+    }
+    for (const std::string& k : keys) {
+      ASSERT_TRUE(a.KeyMayExist(k));
+    }
+  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE
