@@ -13,10 +13,11 @@
 namespace ROCKSDB_NAMESPACE {
 
 // Estimates how many keys of column family `column_family` (nullptr: the
-// default one) lie in [begin, end) in its live tables, from the filters'
-// metadata: partitions inside the range count exactly, the partitions at
-// either end by half, and a table without a filter counts all its entries
-// when its key range overlaps. Memtables are not counted; every version of a
+// default one) lie in [begin, end) in its live tables, from the filters:
+// partitions inside the range count from the metadata, the partitions at
+// either end by their tries (low by at most a key per bound; by half if a
+// partition cannot be read), and a table without a filter counts all its
+// entries when its key range overlaps. Memtables are not counted; every version of a
 // key counts once per table. NotSupported unless the tables are
 // block-based.
 Status EstimateKeysInRange(DB* db, ColumnFamilyHandle* column_family,

@@ -159,8 +159,9 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
   return trie->RangeMayExist(lo, hi);
 }
 
-uint64_t CraftFilterReader::EstimateKeys(const Slice& lo,
-                                         const Slice& hi) const {
+uint64_t CraftFilterReader::EstimateKeys(
+    const Slice& lo, const Slice& hi,
+    const CraftPartitionLoader* loader) const {
   const auto& parts = metadata_.partitions();
   if (parts.empty() || hi.compare(lo) <= 0) {
     return 0;
@@ -170,11 +171,25 @@ uint64_t CraftFilterReader::EstimateKeys(const Slice& lo,
   if (last < first) {
     return 0;
   }
+  // Keys of partition p in [lo, hi): by its trie, else half of them.
+  auto edge = [&](int p) -> uint64_t {
+    const uint64_t keys = parts[static_cast<size_t>(p)].num_keys;
+    if (loader != nullptr) {
+      const LoudsSparse* trie = nullptr;
+      Cleanable pin;
+      if ((*loader)(static_cast<size_t>(p), &trie, &pin).ok() &&
+          trie != nullptr) {
+        const uint64_t below_hi = trie->CountLess(hi);
+        const uint64_t below_lo = trie->CountLess(lo);
+        return below_hi > below_lo ? below_hi - below_lo : 0;
+      }
+    }
+    return keys / 2;
+  };
   if (first == last) {
-    return parts[static_cast<size_t>(first)].num_keys / 2;
+    return edge(first);
   }
-  uint64_t keys = parts[static_cast<size_t>(first)].num_keys / 2 +
-                  parts[static_cast<size_t>(last)].num_keys / 2;
+  uint64_t keys = edge(first) + edge(last);
   for (int i = first + 1; i < last; ++i) {
     keys += parts[static_cast<size_t>(i)].num_keys;
   }

@@ -106,9 +106,12 @@ class CraftFilterReader {
                      const CraftPartitionLoader& loader,
                      Status* status = nullptr) const;
 
-  // Estimated number of keys in [lo, hi): whole partitions counted exactly,
-  // the partitions at either end by half.
-  uint64_t EstimateKeys(const Slice& lo, const Slice& hi) const;
+  // Estimated number of keys in [lo, hi): whole partitions counted from
+  // the metadata, the one or two at the range's ends by their tries (off
+  // by at most one key each, where a key is cut to the bound's prefix), or
+  // by half without a loader or when a partition cannot be read.
+  uint64_t EstimateKeys(const Slice& lo, const Slice& hi,
+                        const CraftPartitionLoader* loader = nullptr) const;
 
   // The data block ordinals a key in [lo, ...) may start in, for narrowing
   // the index search: [first_block, last_block] of lo's partition.

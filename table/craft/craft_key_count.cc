@@ -38,7 +38,7 @@ Status EstimateKeysInRange(DB* db, ColumnFamilyHandle* column_family,
       auto* table = static_cast<const BlockBasedTable*>(f->fd.table_reader);
       const CraftTableReader* craft =
           table != nullptr ? table->get_rep()->craft.get() : nullptr;
-      *count += craft != nullptr ? craft->filter().EstimateKeys(begin, end)
+      *count += craft != nullptr ? craft->EstimateKeys(begin, end)
                                  : f->num_entries;
     }
   }

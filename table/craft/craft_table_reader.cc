@@ -190,6 +190,15 @@ bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi) const {
       });
 }
 
+uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
+                                        const Slice& hi) const {
+  const CraftPartitionLoader loader =
+      [this](size_t index, const LoudsSparse** partition, Cleanable* pin) {
+        return LoadPartition(index, partition, pin);
+      };
+  return filter_.EstimateKeys(lo, hi, &loader);
+}
+
 Status ReadCraftFilterFromFile(const std::string& path, const Options& options,
                                CraftFileFilter* filter) {
   std::unique_ptr<FSRandomAccessFile> file;

@@ -32,6 +32,9 @@ class CraftTableReader {
 
   bool RangeMayExist(const Slice& lo, const Slice& hi) const;
 
+  // Keys in [lo, hi): the metadata's counts, the edge partitions' tries.
+  uint64_t EstimateKeys(const Slice& lo, const Slice& hi) const;
+
   const CraftFilterReader& filter() const { return filter_; }
 
   // Bounded seeks this table's filter answered since the table was opened,

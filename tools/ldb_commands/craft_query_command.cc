@@ -67,21 +67,20 @@ void CraftQueryCommand::DoCommand() {
     }
     CraftFilterReader reader(filter.metadata);
     Status load;
-    const bool may = reader.RangeMayExist(
-        from_, to_,
+    const CraftPartitionLoader loader =
         [&filter](size_t index, const LoudsSparse** partition, Cleanable*) {
           if (index >= filter.partitions.size()) {
             return Status::Corruption("no such CRaFT partition");
           }
           *partition = &filter.partitions[index];
           return Status::OK();
-        },
-        &load);
+        };
+    const bool may = reader.RangeMayExist(from_, to_, loader, &load);
     empty += may ? 0 : 1;
     // The metadata's count only means something where the trie says maybe.
     fprintf(stdout, "L%d %06" PRIu64 " %s, ~%" PRIu64 " keys%s\n", f.level,
             f.file_number, may ? "may exist" : "empty",
-            may ? reader.EstimateKeys(from_, to_) : 0,
+            may ? reader.EstimateKeys(from_, to_, &loader) : 0,
             load.ok() ? "" : (" (" + load.ToString() + ")").c_str());
   }
   uint64_t total = 0;
