@@ -7,7 +7,8 @@ if(TARGET db_bench)
     tools/workloads/lethe.cc
     tools/workloads/queue.cc
     tools/workloads/tombstone_churn.cc
-    tools/workloads/index_lookup.cc)
+    tools/workloads/index_lookup.cc
+    tools/workloads/nested_loop_join.cc)
   list(TRANSFORM LODESTONE_WORKLOAD_SOURCES PREPEND ${LODESTONE_ROOT}/)
   set_source_files_properties(${LODESTONE_WORKLOAD_SOURCES}
     PROPERTIES COMPILE_OPTIONS -Werror)

@@ -1,0 +1,175 @@
+// db_bench --benchmarks=nljoin_fill,nljoin: the inner side of a nested-loop
+// join (issue: range filter), the access pattern the CRaFT filter is for.
+//
+// Two relations share the DB. The outer relation is keyed by row id:
+// 'o' + [8-byte id], its value starting with the row's 8-byte join key,
+// drawn uniformly from [0, nljoin_join_keys). The inner relation holds
+// nljoin_rows_per_match rows for a fraction (nljoin_match_fraction) of the
+// join keys: 'n' + [8-byte join key] + [8-byte row]. A query scans
+// nljoin_outer_per_query consecutive outer rows and, for each, seeks the
+// inner relation with an upper bound at the next join key and reads the
+// matching rows: one short bounded seek per outer row, most of them into a
+// range that is empty in every table.
+
+#ifdef GFLAGS
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rocksdb/iterator.h"
+#include "rocksdb/write_batch.h"
+#include "tools/workloads/workload.h"
+#include "util/gflags_compat.h"
+#include "util/hash.h"
+
+DEFINE_uint64(nljoin_outer_rows, 200000, "nljoin: rows in the outer relation");
+DEFINE_uint64(nljoin_join_keys, 2000000, "nljoin: join key domain");
+DEFINE_double(nljoin_match_fraction, 0.05,
+              "nljoin: share of join keys with inner rows");
+DEFINE_uint64(nljoin_rows_per_match, 4,
+              "nljoin: inner rows per matching join key");
+DEFINE_uint64(nljoin_value_size, 100, "nljoin: row value size");
+DEFINE_uint64(nljoin_outer_per_query, 32,
+              "nljoin: outer rows a query scans (one inner seek each)");
+DEFINE_uint64(nljoin_ops, 20000, "nljoin: queries per thread");
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+bool Matches(uint64_t join_key) {
+  const uint64_t h =
+      Hash64(reinterpret_cast<const char*>(&join_key), sizeof(join_key), 3);
+  return static_cast<double>(h % 1000000) <
+         FLAGS_nljoin_match_fraction * 1000000.0;
+}
+
+uint64_t JoinKeyOf(uint64_t outer_id) {
+  return Hash64(reinterpret_cast<const char*>(&outer_id), sizeof(outer_id),
+                5) %
+         std::max<uint64_t>(1, FLAGS_nljoin_join_keys);
+}
+
+std::string OuterKey(uint64_t id) {
+  std::string key = "o";
+  AppendBigEndian64(&key, id);
+  return key;
+}
+
+std::string InnerPrefix(uint64_t join_key) {
+  std::string key = "n";
+  AppendBigEndian64(&key, join_key);
+  return key;
+}
+
+uint64_t DecodeBigEndian64(const Slice& s, size_t at) {
+  uint64_t v = 0;
+  for (size_t i = at; i < at + 8 && i < s.size(); i++) {
+    v = (v << 8) | static_cast<unsigned char>(s[i]);
+  }
+  return v;
+}
+
+void Check(const Status& s, const char* what) {
+  if (!s.ok()) {
+    fprintf(stderr, "%s: %s\n", what, s.ToString().c_str());
+    exit(1);
+  }
+}
+
+// Outer rows and inner matches, interleaved in a shuffled order so that
+// every flushed table spans both relations' whole key ranges.
+void RunFill(WorkloadThread* thread) {
+  struct Write {
+    bool outer;
+    uint64_t id;
+  };
+  std::vector<Write> writes;
+  const auto tid = static_cast<uint64_t>(thread->tid);
+  const auto step = static_cast<uint64_t>(thread->num_threads);
+  for (uint64_t id = tid; id < FLAGS_nljoin_outer_rows; id += step) {
+    writes.push_back({true, id});
+  }
+  for (uint64_t j = tid; j < FLAGS_nljoin_join_keys; j += step) {
+    if (Matches(j)) {
+      writes.push_back({false, j});
+    }
+  }
+  std::mt19937_64 rng(thread->seed);
+  std::shuffle(writes.begin(), writes.end(), rng);
+  std::string value(std::max<uint64_t>(FLAGS_nljoin_value_size, 8), 'v');
+  for (const Write& w : writes) {
+    WriteBatch batch;
+    if (w.outer) {
+      std::string head;
+      AppendBigEndian64(&head, JoinKeyOf(w.id));
+      value.replace(0, 8, head);
+      Check(batch.Put(OuterKey(w.id), value), "nljoin_fill");
+    } else {
+      for (uint64_t r = 0; r < FLAGS_nljoin_rows_per_match; r++) {
+        std::string key = InnerPrefix(w.id);
+        AppendBigEndian64(&key, r);
+        Check(batch.Put(key, value), "nljoin_fill");
+      }
+    }
+    Check(thread->db->Write(WriteOptions(), &batch), "nljoin_fill");
+    thread->finished_ops(1, WorkloadOp::kWrite);
+  }
+}
+
+void RunQuery(WorkloadThread* thread) {
+  std::mt19937_64 rng(thread->seed);
+  const uint64_t outer_rows = std::max<uint64_t>(1, FLAGS_nljoin_outer_rows);
+  uint64_t probes = 0, matched_probes = 0, inner_rows = 0;
+  for (uint64_t op = 0; op < FLAGS_nljoin_ops; op++) {
+    // The outer scan.
+    const uint64_t first = rng() % outer_rows;
+    const std::string outer_start = OuterKey(first);
+    const std::string outer_limit = OuterKey(first + FLAGS_nljoin_outer_per_query);
+    Slice outer_upper(outer_limit);
+    ReadOptions outer_ro;
+    outer_ro.iterate_upper_bound = &outer_upper;
+    std::vector<uint64_t> join_keys;
+    {
+      std::unique_ptr<Iterator> it(thread->db->NewIterator(outer_ro));
+      for (it->Seek(outer_start); it->Valid(); it->Next()) {
+        join_keys.push_back(DecodeBigEndian64(it->value(), 0));
+      }
+      Check(it->status(), "nljoin");
+    }
+    // One bounded inner seek per outer row.
+    for (uint64_t j : join_keys) {
+      const std::string start = InnerPrefix(j);
+      const std::string limit = InnerPrefix(j + 1);
+      Slice upper(limit);
+      ReadOptions ro;
+      ro.iterate_upper_bound = &upper;
+      std::unique_ptr<Iterator> it(thread->db->NewIterator(ro));
+      uint64_t rows = 0;
+      for (it->Seek(start); it->Valid(); it->Next()) {
+        rows++;
+      }
+      Check(it->status(), "nljoin");
+      probes++;
+      matched_probes += rows > 0 ? 1 : 0;
+      inner_rows += rows;
+    }
+    thread->finished_ops(1, WorkloadOp::kSeek);
+  }
+  char msg[128];
+  snprintf(msg, sizeof(msg),
+           "(%" PRIu64 " inner seeks, %" PRIu64 " non-empty, %" PRIu64
+           " inner rows)",
+           probes, matched_probes, inner_rows);
+  thread->add_message(msg);
+}
+
+const bool kFillRegistered = RegisterWorkload("nljoin_fill", RunFill);
+const bool kQueryRegistered = RegisterWorkload("nljoin", RunQuery);
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE
+#endif  // GFLAGS
