@@ -10,8 +10,8 @@ source "$(dirname "$0")/lib/common.sh"
 PHASE_TIMES=()
 
 phase deps install_deps || exit 1
-phase build-lodestone "$LODESTONE_ROOT/tools/build.sh" release db_bench || exit 1
-phase build-stock "$LODESTONE_ROOT/tools/build.sh" stock db_bench || exit 1
+phase build-lodestone "$LODESTONE_ROOT/tools/build.sh" release || exit 1
+phase build-stock "$LODESTONE_ROOT/tools/build.sh" stock || exit 1
 phase compat "$LODESTONE_ROOT/tools/compat_check.sh" || { print_phase_times; exit 1; }
 reps=()
 [ -n "${LODESTONE_BENCH_REPS:-}" ] && reps=(--reps "$LODESTONE_BENCH_REPS")
