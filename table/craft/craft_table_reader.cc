@@ -66,11 +66,41 @@ CraftTableReader::SeekCounts CraftTableReader::seek_counts() const {
   return counts;
 }
 
+namespace {
+constexpr uint32_t kWarmupChecks = 64;
+constexpr uint32_t kWindowChecks = 256;
+constexpr uint32_t kMinEmptyPercent = 40;
+constexpr uint32_t kSampleEvery = 8;
+}  // namespace
+
 void CraftTableReader::CountCheck(bool empty) const {
   checked_.fetch_add(1, std::memory_order_relaxed);
   if (empty) {
     empty_.fetch_add(1, std::memory_order_relaxed);
   }
+  // The window: halve both counts when it fills (racy, and fine for a
+  // heuristic).
+  const uint32_t recent =
+      recent_checked_.fetch_add(1, std::memory_order_relaxed) + 1;
+  uint32_t recent_empty = recent_empty_.load(std::memory_order_relaxed);
+  if (empty) {
+    recent_empty_.store(++recent_empty, std::memory_order_relaxed);
+  }
+  if (recent >= kWindowChecks) {
+    recent_checked_.store(recent / 2, std::memory_order_relaxed);
+    recent_empty_.store(recent_empty / 2, std::memory_order_relaxed);
+  }
+}
+
+bool CraftTableReader::ShouldCheck() const {
+  const uint32_t checked = recent_checked_.load(std::memory_order_relaxed);
+  if (checked < kWarmupChecks ||
+      100 * static_cast<uint64_t>(
+                recent_empty_.load(std::memory_order_relaxed)) >=
+          kMinEmptyPercent * static_cast<uint64_t>(checked)) {
+    return true;
+  }
+  return skipped_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0;
 }
 
 void CraftTableReader::CountFalsePositive() const {
@@ -298,17 +328,16 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
       internal_target.size() < kNumInternalBytes) {
     return true;
   }
+  const Slice* bound = forward ? read_options.iterate_upper_bound
+                                : read_options.iterate_lower_bound;
+  if (bound == nullptr || !craft->ShouldCheck()) {
+    return true;  // Unbounded, or mostly non-empty here lately.
+  }
   const Slice target = ExtractUserKey(internal_target);
   bool may_match;
   if (forward) {
-    if (read_options.iterate_upper_bound == nullptr) {
-      return true;
-    }
     may_match = craft->RangeMayExist(target, *read_options.iterate_upper_bound);
   } else {
-    if (read_options.iterate_lower_bound == nullptr) {
-      return true;
-    }
     std::string through(target.data(), target.size());
     through.push_back('\0');  // [lower, target] as a half-open range.
     may_match =

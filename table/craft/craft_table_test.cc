@@ -277,6 +277,55 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// A table whose checks keep coming out non-empty is asked on one seek in
+// eight; once seeks turn empty again, sampled checks notice and every seek
+// is checked again. Answers stay exact throughout.
+TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
+  Options options = CraftOptions(true, 2048);
+  options.create_if_missing = true;
+  options.disable_auto_compactions = true;
+  options.statistics = CreateDBStatistics();
+  const std::string dbname = dir_ + "/sampledb";
+  ASSERT_OK(DestroyDB(dbname, options));
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  std::unique_ptr<DB> db(raw);
+  // One table holding every key k00000..k39990 (step 10).
+  for (int i = 0; i < 4000; ++i) {
+    char key[16];
+    snprintf(key, sizeof(key), "k%05d", i * 10);
+    ASSERT_OK(db->Put(WriteOptions(), key, "v"));
+  }
+  ASSERT_OK(db->Flush(FlushOptions()));
+  auto seek = [&](int start, int width) {
+    char lo[16], hi[16];
+    snprintf(lo, sizeof(lo), "k%05d", start);
+    snprintf(hi, sizeof(hi), "k%05d", start + width);
+    Slice upper(hi);
+    ReadOptions ro;
+    ro.iterate_upper_bound = &upper;
+    std::unique_ptr<Iterator> it(db->NewIterator(ro));
+    it->Seek(lo);
+    EXPECT_OK(it->status());
+    const bool want = (start + 9) / 10 * 10 < start + width && start < 39991;
+    EXPECT_EQ(it->Valid(), want) << lo << " " << hi;
+  };
+  auto checked = [&]() {
+    return options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
+  };
+  // Non-empty ranges: after the first checks, one seek in eight is checked.
+  for (int q = 0; q < 4000; ++q) seek((q * 7919) % 39000, 25);
+  const uint64_t nonempty_checks = checked();
+  EXPECT_LT(nonempty_checks, 1000u);
+  EXPECT_GT(nonempty_checks, 64u + 3936u / 8 - 10);
+  // Empty ranges (between stored keys): checks come back to every seek.
+  for (int q = 0; q < 4000; ++q) seek((q * 7919) % 3900 * 10 + 1, 8);
+  const uint64_t empty_checks = checked() - nonempty_checks;
+  EXPECT_GT(empty_checks, 2500u);
+  db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
 // Partitions are read through the table's block cache, once, and still
 // answered without one (no_block_cache).
 TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {

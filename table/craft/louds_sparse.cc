@@ -581,7 +581,7 @@ LoudsSparse::Found LoudsSparse::Leftmost(size_t edge, size_t depth,
   return Found{true, false, std::move(path), LeafIndex(edge)};
 }
 
-LoudsSparse::Found LoudsSparse::Advance(std::vector<size_t>* stack,
+LoudsSparse::Found LoudsSparse::Advance(EdgeStack* stack,
                                         size_t depth, std::string path) const {
   for (;;) {
     const size_t edge = (*stack)[depth];
@@ -603,10 +603,8 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     }
     return Found{};
   }
-  std::vector<size_t> stack;
-  stack.reserve(16);
-  std::string path;
-  path.reserve(target.size() + 8);
+  EdgeStack stack;
+  std::string path;  // Short paths stay in the string's inline buffer.
   size_t node = 0;
   for (size_t depth = 0;; ++depth) {
     if (prefix_key_.Get(node) && depth == target.size()) {

@@ -15,6 +15,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/craft/rank_select.h"
+#include "util/autovector.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -108,7 +109,10 @@ class LoudsSparse {
   // above that edge.
   Found Leftmost(size_t edge, size_t depth, std::string path) const;
   // The first stored key after everything below edge stack[depth].
-  Found Advance(std::vector<size_t>* stack, size_t depth,
+  // The edge taken at each depth of a seek; inline for keys up to 32 bytes
+  // (a query allocates nothing then).
+  using EdgeStack = autovector<size_t, 32>;
+  Found Advance(EdgeStack* stack, size_t depth,
                 std::string path) const;
 
   size_t NodeStart(size_t node) const { return louds_.Select1(node); }

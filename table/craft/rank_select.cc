@@ -36,6 +36,29 @@ size_t RankSelect::Rank1(size_t pos) const {
   return rank;
 }
 
+namespace {
+
+// Position of the set bit of rank r (0-based) in a word that has more than
+// r set bits: a byte at a time, then bit by bit within the byte.
+size_t SelectInWord(uint64_t word, size_t r) {
+  size_t shift = 0;
+  for (;; shift += 8) {
+    const size_t ones =
+        static_cast<size_t>(__builtin_popcountll((word >> shift) & 0xff));
+    if (r < ones) {
+      break;
+    }
+    r -= ones;
+  }
+  uint64_t byte = (word >> shift) & 0xff;
+  for (; r > 0; --r) {
+    byte &= byte - 1;  // Clear the lowest set bit.
+  }
+  return shift + static_cast<size_t>(__builtin_ctzll(byte));
+}
+
+}  // namespace
+
 size_t RankSelect::Select1(size_t n) const {
   assert(n < count_);
   // The last block whose rank sample is <= n.
@@ -47,11 +70,7 @@ size_t RankSelect::Select1(size_t n) const {
   for (size_t w = block * kWordsPerBlock; w < words_.size(); ++w) {
     const size_t ones = static_cast<size_t>(__builtin_popcountll(words_[w]));
     if (remaining < ones) {
-      uint64_t word = words_[w];
-      for (size_t i = 0; i < remaining; ++i) {
-        word &= word - 1;  // Clear the lowest set bit.
-      }
-      return w * 64 + static_cast<size_t>(__builtin_ctzll(word));
+      return w * 64 + SelectInWord(words_[w], remaining);
     }
     remaining -= ones;
   }
