@@ -73,22 +73,33 @@ constexpr uint32_t kMinEmptyPercent = 40;
 constexpr uint32_t kSampleEvery = 8;
 }  // namespace
 
+// Counters are bumped with a relaxed load and store, not an atomic add:
+// they are statistics and a heuristic, every bounded seek touches them, and
+// a locked add costs a measurable share of a filtered seek. Concurrent
+// readers may lose an increment now and then.
+namespace {
+template <typename T>
+void Bump(std::atomic<T>* counter, T by = 1) {
+  counter->store(counter->load(std::memory_order_relaxed) + by,
+                 std::memory_order_relaxed);
+}
+}  // namespace
+
 void CraftTableReader::CountCheck(bool empty) const {
-  checked_.fetch_add(1, std::memory_order_relaxed);
-  if (empty) {
-    empty_.fetch_add(1, std::memory_order_relaxed);
-  }
-  // The window: halve both counts when it fills (racy, and fine for a
-  // heuristic).
-  const uint32_t recent =
-      recent_checked_.fetch_add(1, std::memory_order_relaxed) + 1;
+  Bump(&checked_);
+  const uint32_t recent = recent_checked_.load(std::memory_order_relaxed) + 1;
   uint32_t recent_empty = recent_empty_.load(std::memory_order_relaxed);
   if (empty) {
-    recent_empty_.store(++recent_empty, std::memory_order_relaxed);
+    Bump(&empty_);
+    ++recent_empty;
   }
+  // The window: halve both counts when it fills.
   if (recent >= kWindowChecks) {
     recent_checked_.store(recent / 2, std::memory_order_relaxed);
     recent_empty_.store(recent_empty / 2, std::memory_order_relaxed);
+  } else {
+    recent_checked_.store(recent, std::memory_order_relaxed);
+    recent_empty_.store(recent_empty, std::memory_order_relaxed);
   }
 }
 
@@ -100,12 +111,12 @@ bool CraftTableReader::ShouldCheck() const {
           kMinEmptyPercent * static_cast<uint64_t>(checked)) {
     return true;
   }
-  return skipped_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0;
+  const uint32_t skipped = skipped_.load(std::memory_order_relaxed);
+  skipped_.store(skipped + 1, std::memory_order_relaxed);
+  return skipped % kSampleEvery == 0;
 }
 
-void CraftTableReader::CountFalsePositive() const {
-  false_positive_.fetch_add(1, std::memory_order_relaxed);
-}
+void CraftTableReader::CountFalsePositive() const { Bump(&false_positive_); }
 
 void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                             InternalIterator* metaindex_iter,
