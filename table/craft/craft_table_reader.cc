@@ -47,6 +47,22 @@ void ReleaseCacheHandle(void* cache, void* handle) {
   static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
 }
 
+// When a table's filter is asked (CraftTableReader::ShouldCheck).
+constexpr uint32_t kWarmupChecks = 64;
+constexpr uint32_t kWindowChecks = 256;
+constexpr uint32_t kMinEmptyPercent = 40;
+constexpr uint32_t kSampleEvery = 8;
+
+// Counters are bumped with a relaxed load and store, not an atomic add:
+// they are statistics and a heuristic, every bounded seek touches them, and
+// a locked add costs a measurable share of a filtered seek. Concurrent
+// readers may lose an increment now and then.
+template <typename T>
+void Bump(std::atomic<T>* counter, T by = 1) {
+  counter->store(counter->load(std::memory_order_relaxed) + by,
+                 std::memory_order_relaxed);
+}
+
 }  // namespace
 
 CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
@@ -65,25 +81,6 @@ CraftTableReader::SeekCounts CraftTableReader::seek_counts() const {
   counts.false_positive = false_positive_.load(std::memory_order_relaxed);
   return counts;
 }
-
-namespace {
-constexpr uint32_t kWarmupChecks = 64;
-constexpr uint32_t kWindowChecks = 256;
-constexpr uint32_t kMinEmptyPercent = 40;
-constexpr uint32_t kSampleEvery = 8;
-}  // namespace
-
-// Counters are bumped with a relaxed load and store, not an atomic add:
-// they are statistics and a heuristic, every bounded seek touches them, and
-// a locked add costs a measurable share of a filtered seek. Concurrent
-// readers may lose an increment now and then.
-namespace {
-template <typename T>
-void Bump(std::atomic<T>* counter, T by = 1) {
-  counter->store(counter->load(std::memory_order_relaxed) + by,
-                 std::memory_order_relaxed);
-}
-}  // namespace
 
 void CraftTableReader::CountCheck(bool empty) const {
   Bump(&checked_);
