@@ -595,6 +595,22 @@ LoudsSparse::Found LoudsSparse::Advance(EdgeStack* stack,
   }
 }
 
+// Branch-free: the comparisons of a search over random labels are
+// unpredictable, and mispredicted branches were most of a seek's time.
+size_t LoudsSparse::LowerBound(size_t start, size_t end, uint8_t byte) const {
+  const uint8_t* base =
+      reinterpret_cast<const uint8_t*>(labels_.data()) + start;
+  size_t n = end - start;
+  while (n > 1) {
+    const size_t half = n / 2;
+    base = base[half] < byte ? base + half : base;
+    n -= half;
+  }
+  return static_cast<size_t>(base -
+                             reinterpret_cast<const uint8_t*>(labels_.data())) +
+         (*base < byte ? 1 : 0);
+}
+
 LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
   if (labels_.empty()) {
     // Nothing, or only the empty key (which is >= target iff target is "").
@@ -617,15 +633,7 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     }
     // First label >= the target's byte (labels rise within the node).
     const uint8_t byte = static_cast<uint8_t>(target[depth]);
-    size_t lo = start, hi = end;
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (static_cast<uint8_t>(labels_[mid]) < byte) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const size_t lo = LowerBound(start, end, byte);
     stack.resize(depth + 1);
     if (lo == end) {
       // Every key below this node is smaller: go past the node.

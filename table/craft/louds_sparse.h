@@ -105,6 +105,9 @@ class LoudsSparse {
   };
 
   Found SeekGE(const Slice& target) const;
+  // The first edge in [start, end) (one node, end > start) whose label is
+  // >= byte, or end.
+  size_t LowerBound(size_t start, size_t end, uint8_t byte) const;
   // Leftmost stored key below edge `edge` at `depth`; path holds the bytes
   // above that edge.
   Found Leftmost(size_t edge, size_t depth, std::string path) const;

@@ -49,6 +49,38 @@ std::string BigEndian(uint64_t v) {
 
 }  // namespace
 
+// Rank, select and next-set-bit against a plain scan, over sizes around
+// the word, block and sample boundaries and densities from sparse to full.
+TEST(LoudsSparseTest, RankSelectMatchesAScan) {
+  std::mt19937_64 rng(64);
+  for (int round = 0; round < 300; ++round) {
+    const size_t bits = rng() % 3000;
+    const uint64_t one_in = 1 + rng() % 70;
+    std::vector<bool> v(bits);
+    std::vector<uint64_t> words((bits + 63) / 64, 0);
+    for (size_t i = 0; i < bits; ++i) {
+      v[i] = round % 10 == 0 || rng() % one_in == 0;
+      if (v[i]) words[i / 64] |= uint64_t{1} << (i % 64);
+    }
+    RankSelect rs;
+    rs.Init(words, bits);
+    size_t ones = 0;
+    for (size_t i = 0; i <= bits; ++i) {
+      ASSERT_EQ(rs.Rank1(i), ones) << round << " " << i;
+      if (i < bits && v[i]) {
+        ASSERT_EQ(rs.Select1(ones), i) << round;
+        ++ones;
+      }
+    }
+    ASSERT_EQ(rs.Count(), ones);
+    size_t next = bits;
+    for (size_t i = bits; i-- > 0;) {
+      if (v[i]) next = i;
+      ASSERT_EQ(rs.NextSetBit(i), next) << round << " " << i;
+    }
+  }
+}
+
 TEST(LoudsSparseTest, NoFalseNegativesOnRandomKeySets) {
   std::mt19937_64 rng(20261122);
   const std::string alphabets[] = {

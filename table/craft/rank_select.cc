@@ -11,12 +11,21 @@ void RankSelect::Init(std::vector<uint64_t> words, size_t num_bits) {
   num_bits_ = num_bits;
   block_rank_.assign((words_.size() + kWordsPerBlock - 1) / kWordsPerBlock + 1,
                      0);
+  word_rank_.assign(words_.size(), 0);
+  select_samples_.clear();
   size_t running = 0;
   for (size_t w = 0; w < words_.size(); ++w) {
     if (w % kWordsPerBlock == 0) {
       block_rank_[w / kWordsPerBlock] = static_cast<uint32_t>(running);
     }
-    running += static_cast<size_t>(__builtin_popcountll(words_[w]));
+    word_rank_[w] = static_cast<uint16_t>(
+        running - block_rank_[w / kWordsPerBlock]);
+    const size_t ones = static_cast<size_t>(__builtin_popcountll(words_[w]));
+    // Words holding set bits 0, 32, 64, ...
+    while (select_samples_.size() * kOnesPerSelectSample < running + ones) {
+      select_samples_.push_back(static_cast<uint32_t>(w));
+    }
+    running += ones;
   }
   block_rank_.back() = static_cast<uint32_t>(running);
   count_ = running;
@@ -25,10 +34,10 @@ void RankSelect::Init(std::vector<uint64_t> words, size_t num_bits) {
 size_t RankSelect::Rank1(size_t pos) const {
   assert(pos <= num_bits_);
   const size_t word = pos / 64;
-  size_t rank = block_rank_[word / kWordsPerBlock];
-  for (size_t w = word - word % kWordsPerBlock; w < word; ++w) {
-    rank += static_cast<size_t>(__builtin_popcountll(words_[w]));
+  if (word == words_.size()) {
+    return count_;  // pos == num_bits_ at a word boundary.
   }
+  size_t rank = block_rank_[word / kWordsPerBlock] + word_rank_[word];
   if (pos % 64 != 0) {
     rank += static_cast<size_t>(
         __builtin_popcountll(words_[word] & ((uint64_t{1} << (pos % 64)) - 1)));
@@ -61,13 +70,10 @@ size_t SelectInWord(uint64_t word, size_t r) {
 
 size_t RankSelect::Select1(size_t n) const {
   assert(n < count_);
-  // The last block whose rank sample is <= n.
-  size_t block = static_cast<size_t>(
-      std::upper_bound(block_rank_.begin(), block_rank_.end() - 1,
-                       static_cast<uint32_t>(n)) -
-      block_rank_.begin() - 1);
-  size_t remaining = n - block_rank_[block];
-  for (size_t w = block * kWordsPerBlock; w < words_.size(); ++w) {
+  // Start at the word holding set bit 32 * (n / 32), whose rank is known.
+  size_t w = select_samples_[n / kOnesPerSelectSample];
+  size_t remaining = n - (block_rank_[w / kWordsPerBlock] + word_rank_[w]);
+  for (; w < words_.size(); ++w) {
     const size_t ones = static_cast<size_t>(__builtin_popcountll(words_[w]));
     if (remaining < ones) {
       return w * 64 + SelectInWord(words_[w], remaining);

@@ -1,6 +1,9 @@
 // A bit vector with rank and select support, for the CRaFT trie. The bits
-// are copied out of the (possibly unaligned) block on decode; the rank
-// samples (one per 512 bits) are built then, not stored.
+// are copied out of the (possibly unaligned) block on decode; the rank and
+// select directories are built then, not stored: a count per 512-bit block
+// plus a 16-bit count per word within its block (rank: two loads and a
+// popcount), and the position of every 32nd set bit (select: a short scan
+// from there).
 
 #pragma once
 
@@ -36,13 +39,19 @@ class RankSelect {
   // Heap bytes held (for charging a decoded partition to a block cache).
   size_t HeapBytes() const {
     return words_.capacity() * sizeof(uint64_t) +
-           block_rank_.capacity() * sizeof(uint32_t);
+           block_rank_.capacity() * sizeof(uint32_t) +
+           word_rank_.capacity() * sizeof(uint16_t) +
+           select_samples_.capacity() * sizeof(uint32_t);
   }
 
  private:
   static constexpr size_t kWordsPerBlock = 8;  // 512 bits per rank sample.
+  static constexpr size_t kOnesPerSelectSample = 32;
   std::vector<uint64_t> words_;
   std::vector<uint32_t> block_rank_;  // Set bits before each block.
+  std::vector<uint16_t> word_rank_;   // Set bits before each word, in its
+                                      // block.
+  std::vector<uint32_t> select_samples_;  // Word of set bit 32 * i.
   size_t num_bits_ = 0;
   size_t count_ = 0;
 };
