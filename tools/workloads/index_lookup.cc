@@ -52,17 +52,9 @@ uint64_t IndexValueOf(uint64_t pk) {
          DistinctValues();
 }
 
-std::string BaseKey(uint64_t pk) {
-  std::string key = "b";
-  AppendBigEndian64(&key, pk);
-  return key;
-}
+std::string BaseKey(uint64_t pk) { return TaggedKey('b', pk); }
 
-std::string IndexPrefix(uint64_t value) {
-  std::string key = "i";
-  AppendBigEndian64(&key, value);
-  return key;
-}
+std::string IndexPrefix(uint64_t value) { return TaggedKey('i', value); }
 
 // Gray et al.'s Zipfian generator (as in YCSB) over [0, n); hot values are
 // scattered by a hash so that they do not cluster in one key range.
@@ -157,12 +149,7 @@ void RunQuery(WorkloadThread* thread) {
     {
       std::unique_ptr<Iterator> it(thread->db->NewIterator(ro));
       for (it->Seek(start); it->Valid(); it->Next()) {
-        const Slice k = it->key();
-        uint64_t pk = 0;
-        for (size_t i = 9; i < 17 && i < k.size(); i++) {
-          pk = (pk << 8) | static_cast<unsigned char>(k[i]);
-        }
-        base_keys.push_back(BaseKey(pk));
+        base_keys.push_back(BaseKey(DecodeBigEndian64(it->key(), 9)));
       }
       if (!it->status().ok()) {
         fprintf(stderr, "indexlookup: %s\n", it->status().ToString().c_str());

@@ -53,25 +53,9 @@ uint64_t JoinKeyOf(uint64_t outer_id) {
          std::max<uint64_t>(1, FLAGS_nljoin_join_keys);
 }
 
-std::string OuterKey(uint64_t id) {
-  std::string key = "o";
-  AppendBigEndian64(&key, id);
-  return key;
-}
+std::string OuterKey(uint64_t id) { return TaggedKey('o', id); }
 
-std::string InnerPrefix(uint64_t join_key) {
-  std::string key = "n";
-  AppendBigEndian64(&key, join_key);
-  return key;
-}
-
-uint64_t DecodeBigEndian64(const Slice& s, size_t at) {
-  uint64_t v = 0;
-  for (size_t i = at; i < at + 8 && i < s.size(); i++) {
-    v = (v << 8) | static_cast<unsigned char>(s[i]);
-  }
-  return v;
-}
+std::string InnerPrefix(uint64_t join_key) { return TaggedKey('n', join_key); }
 
 void Check(const Status& s, const char* what) {
   if (!s.ok()) {

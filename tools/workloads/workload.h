@@ -53,6 +53,22 @@ inline void AppendBigEndian64(std::string* dst, uint64_t v) {
   }
 }
 
+// The 8 bytes at `at` read big-endian (fewer if the slice ends sooner).
+inline uint64_t DecodeBigEndian64(const Slice& s, size_t at) {
+  uint64_t v = 0;
+  for (size_t i = at; i < at + 8 && i < s.size(); i++) {
+    v = (v << 8) | static_cast<unsigned char>(s[i]);
+  }
+  return v;
+}
+
+// A relation's key: a one-byte tag, then `v` big-endian.
+inline std::string TaggedKey(char tag, uint64_t v) {
+  std::string key(1, tag);
+  AppendBigEndian64(&key, v);
+  return key;
+}
+
 // Bytes flushed and compacted per byte the workload wrote (0 without
 // --statistics or before any write).
 double WorkloadWriteAmp(DB* db, uint64_t user_bytes);
