@@ -7,40 +7,41 @@ namespace ROCKSDB_NAMESPACE {
 
 void RankSelect::Init(std::vector<uint64_t> words, size_t num_bits) {
   assert(words.size() == (num_bits + 63) / 64);
-  words_ = std::move(words);
   num_bits_ = num_bits;
-  block_rank_.assign((words_.size() + kWordsPerBlock - 1) / kWordsPerBlock + 1,
-                     0);
-  word_rank_.assign(words_.size(), 0);
+  num_words_ = words.size();
+  const size_t num_blocks = (num_words_ + kWordsPerBlock - 1) / kWordsPerBlock;
+  blocks_.assign(num_blocks * kBlockStride, 0);
   select_samples_.clear();
   size_t running = 0;
-  for (size_t w = 0; w < words_.size(); ++w) {
-    if (w % kWordsPerBlock == 0) {
-      block_rank_[w / kWordsPerBlock] = static_cast<uint32_t>(running);
+  for (size_t w = 0; w < num_words_; ++w) {
+    uint64_t* block = &blocks_[(w / kWordsPerBlock) * kBlockStride];
+    const size_t i = w % kWordsPerBlock;
+    if (i == 0) {
+      block[0] = running;
+    } else {
+      block[1] |= static_cast<uint64_t>(running - block[0]) << (9 * (i - 1));
     }
-    word_rank_[w] = static_cast<uint16_t>(
-        running - block_rank_[w / kWordsPerBlock]);
-    const size_t ones = static_cast<size_t>(__builtin_popcountll(words_[w]));
+    block[2 + i] = words[w];
+    const size_t ones = static_cast<size_t>(__builtin_popcountll(words[w]));
     // Words holding set bits 0, 32, 64, ...
     while (select_samples_.size() * kOnesPerSelectSample < running + ones) {
       select_samples_.push_back(static_cast<uint32_t>(w));
     }
     running += ones;
   }
-  block_rank_.back() = static_cast<uint32_t>(running);
   count_ = running;
 }
 
 size_t RankSelect::Rank1(size_t pos) const {
   assert(pos <= num_bits_);
   const size_t word = pos / 64;
-  if (word == words_.size()) {
+  if (word == num_words_) {
     return count_;  // pos == num_bits_ at a word boundary.
   }
-  size_t rank = block_rank_[word / kWordsPerBlock] + word_rank_[word];
+  size_t rank = RankOfWord(word);
   if (pos % 64 != 0) {
     rank += static_cast<size_t>(
-        __builtin_popcountll(words_[word] & ((uint64_t{1} << (pos % 64)) - 1)));
+        __builtin_popcountll(Word(word) & ((uint64_t{1} << (pos % 64)) - 1)));
   }
   return rank;
 }
@@ -72,11 +73,12 @@ size_t RankSelect::Select1(size_t n) const {
   assert(n < count_);
   // Start at the word holding set bit 32 * (n / 32), whose rank is known.
   size_t w = select_samples_[n / kOnesPerSelectSample];
-  size_t remaining = n - (block_rank_[w / kWordsPerBlock] + word_rank_[w]);
-  for (; w < words_.size(); ++w) {
-    const size_t ones = static_cast<size_t>(__builtin_popcountll(words_[w]));
+  size_t remaining = n - RankOfWord(w);
+  for (; w < num_words_; ++w) {
+    const uint64_t word = Word(w);
+    const size_t ones = static_cast<size_t>(__builtin_popcountll(word));
     if (remaining < ones) {
-      return w * 64 + SelectInWord(words_[w], remaining);
+      return w * 64 + SelectInWord(word, remaining);
     }
     remaining -= ones;
   }
@@ -89,12 +91,12 @@ size_t RankSelect::NextSetBit(size_t pos) const {
     return num_bits_;
   }
   size_t w = pos / 64;
-  uint64_t word = words_[w] & (~uint64_t{0} << (pos % 64));
+  uint64_t word = Word(w) & (~uint64_t{0} << (pos % 64));
   while (word == 0) {
-    if (++w == words_.size()) {
+    if (++w == num_words_) {
       return num_bits_;  // Clamped: SuRF's overshoot bug lives here.
     }
-    word = words_[w];
+    word = Word(w);
   }
   return std::min(num_bits_,
                   w * 64 + static_cast<size_t>(__builtin_ctzll(word)));
