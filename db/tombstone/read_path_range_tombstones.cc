@@ -42,8 +42,7 @@ const char* const kReadPathRangeTombstonesProperty =
 
 namespace {
 
-// Keyed by column family; entries are tiny and live as long as the process
-// (a dropped family's counts stay until another family reuses its address).
+// Keyed by column family; an entry goes when its family is destroyed.
 struct CountsRegistry {
   std::mutex mu;
   std::unordered_map<const ColumnFamilyData*, ReadPathRangeTombstoneCounts>
@@ -70,6 +69,12 @@ ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
   std::lock_guard<std::mutex> l(r.mu);
   auto it = r.counts.find(cfd);
   return it == r.counts.end() ? ReadPathRangeTombstoneCounts() : it->second;
+}
+
+void ForgetReadPathRangeTombstoneCounts(const ColumnFamilyData* cfd) {
+  CountsRegistry& r = Registry();
+  std::lock_guard<std::mutex> l(r.mu);
+  r.counts.erase(cfd);
 }
 
 std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd) {

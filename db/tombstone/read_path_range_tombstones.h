@@ -24,6 +24,10 @@ struct ReadPathRangeTombstoneCounts {
 ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
     const ColumnFamilyData* cfd);
 
+// Drops a column family's counts; ~ColumnFamilyData calls it (patch 0024),
+// so that a family allocated later at the same address starts from zero.
+void ForgetReadPathRangeTombstoneCounts(const ColumnFamilyData* cfd);
+
 // "inserted: N\ndiscarded: M\n" plus the option's current value.
 std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd);
 
