@@ -45,6 +45,16 @@ class CraftTableTest : public testing::Test {
     return s;
   }
 
+  // A fresh DB at dir_/name; ASSERT-fails (and leaves *db null) on error.
+  void OpenFresh(const Options& options, const std::string& name,
+                 std::unique_ptr<DB>* db) {
+    const std::string dbname = dir_ + "/" + name;
+    ASSERT_OK(DestroyDB(dbname, options));
+    DB* raw = nullptr;
+    ASSERT_OK(DB::Open(options, dbname, &raw));
+    db->reset(raw);
+  }
+
   std::string dir_;
 };
 
@@ -118,10 +128,9 @@ TEST_F(CraftTableTest, FlushedAndCompactedTablesVerify) {
   Options options = CraftOptions(true, 4096);
   options.create_if_missing = true;
   const std::string dbname = dir_ + "/db";
-  ASSERT_OK(DestroyDB(dbname, options));
-  DB* raw = nullptr;
-  ASSERT_OK(DB::Open(options, dbname, &raw));
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "db", &db);
+  ASSERT_NE(db, nullptr);
   for (int i = 0; i < 3000; ++i) {
     ASSERT_OK(db->Put(WriteOptions(), "k" + std::to_string(i * 7), "v"));
     if (i % 1000 == 999) {
@@ -168,10 +177,9 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   options.disable_auto_compactions = true;
   options.statistics = CreateDBStatistics();
   const std::string dbname = dir_ + "/seekdb";
-  ASSERT_OK(DestroyDB(dbname, options));
-  DB* raw = nullptr;
-  ASSERT_OK(DB::Open(options, dbname, &raw));
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "seekdb", &db);
+  ASSERT_NE(db, nullptr);
   // Four L0 tables, each spanning the whole key space with every fourth of
   // the keys k00000, k00010, ...: most short ranges are empty in each.
   std::set<std::string> keys;
@@ -286,10 +294,9 @@ TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
   options.disable_auto_compactions = true;
   options.statistics = CreateDBStatistics();
   const std::string dbname = dir_ + "/sampledb";
-  ASSERT_OK(DestroyDB(dbname, options));
-  DB* raw = nullptr;
-  ASSERT_OK(DB::Open(options, dbname, &raw));
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "sampledb", &db);
+  ASSERT_NE(db, nullptr);
   // One table holding every key k00000..k39990 (step 10).
   for (int i = 0; i < 4000; ++i) {
     char key[16];
@@ -343,10 +350,9 @@ TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
     options.disable_auto_compactions = true;
     options.statistics = CreateDBStatistics();
     const std::string dbname = dir_ + "/cachedb";
-    ASSERT_OK(DestroyDB(dbname, options));
-    DB* raw = nullptr;
-    ASSERT_OK(DB::Open(options, dbname, &raw));
-    std::unique_ptr<DB> db(raw);
+    std::unique_ptr<DB> db;
+    OpenFresh(options, "cachedb", &db);
+    ASSERT_NE(db, nullptr);
     for (int i = 0; i < 20000; i += 2) {
       char key[16];
       snprintf(key, sizeof(key), "k%06d", i * 10);
