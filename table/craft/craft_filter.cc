@@ -173,7 +173,6 @@ uint64_t CraftFilterReader::EstimateKeys(
   }
   // Keys of partition p in [lo, hi): by its trie, else half of them.
   auto edge = [&](int p) -> uint64_t {
-    const uint64_t keys = parts[static_cast<size_t>(p)].num_keys;
     if (loader != nullptr) {
       const LoudsSparse* trie = nullptr;
       Cleanable pin;
@@ -184,7 +183,7 @@ uint64_t CraftFilterReader::EstimateKeys(
         return below_hi > below_lo ? below_hi - below_lo : 0;
       }
     }
-    return keys / 2;
+    return parts[static_cast<size_t>(p)].num_keys / 2;
   };
   if (first == last) {
     return edge(first);

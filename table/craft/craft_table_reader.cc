@@ -220,20 +220,19 @@ Status CraftTableReader::LoadUncachedPartition(
   return Status::OK();
 }
 
+CraftPartitionLoader CraftTableReader::Loader() const {
+  return [this](size_t index, const LoudsSparse** partition, Cleanable* pin) {
+    return LoadPartition(index, partition, pin);
+  };
+}
+
 bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi) const {
-  return filter_.RangeMayExist(
-      lo, hi,
-      [this](size_t index, const LoudsSparse** partition, Cleanable* pin) {
-        return LoadPartition(index, partition, pin);
-      });
+  return filter_.RangeMayExist(lo, hi, Loader());
 }
 
 uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
                                         const Slice& hi) const {
-  const CraftPartitionLoader loader =
-      [this](size_t index, const LoudsSparse** partition, Cleanable* pin) {
-        return LoadPartition(index, partition, pin);
-      };
+  const CraftPartitionLoader loader = Loader();
   return filter_.EstimateKeys(lo, hi, &loader);
 }
 

@@ -62,6 +62,7 @@ class CraftTableReader {
  private:
   CraftTableReader(const BlockBasedTable::Rep* rep, CraftMetadata metadata,
                    uint64_t metadata_bytes);
+  CraftPartitionLoader Loader() const;  // LoadPartition, as a loader.
   Status ReadPartition(size_t index, std::unique_ptr<LoudsSparse>* trie) const;
   // Through the table's block cache; the entry is released via `pin`.
   Status LoadPartition(size_t index, const LoudsSparse** partition,

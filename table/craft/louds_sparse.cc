@@ -744,10 +744,7 @@ uint64_t LoudsSparse::CountLess(const Slice& x) const {
     const size_t start = NodeStart(node);
     const size_t end = NodeEnd(start);
     const uint8_t byte = static_cast<uint8_t>(x[depth]);
-    size_t lo = start;
-    while (lo < end && static_cast<uint8_t>(labels_[lo]) < byte) {
-      ++lo;
-    }
+    const size_t lo = LowerBound(start, end, byte);
     count += CountBelow(start, lo);
     if (lo == end || static_cast<uint8_t>(labels_[lo]) > byte) {
       return count;
