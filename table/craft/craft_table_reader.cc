@@ -67,10 +67,38 @@ void Bump(std::atomic<T>* counter, T by = 1) {
 
 CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
                                    CraftMetadata metadata,
-                                   uint64_t metadata_bytes)
+                                   uint64_t metadata_bytes, bool pin_partitions)
     : rep_(rep), filter_(std::move(metadata)), stored_bytes_(metadata_bytes) {
+  const size_t n = filter_.metadata().partitions().size();
   for (const CraftPartitionInfo& p : filter_.metadata().partitions()) {
     stored_bytes_ += p.size;
+  }
+  // Without a block cache there is nowhere else to keep them.
+  if (pin_partitions || rep_->table_options.block_cache == nullptr) {
+    pinned_.reset(new std::atomic<const LoudsSparse*>[n]);
+    for (size_t i = 0; i < n; ++i) {
+      pinned_[i].store(nullptr, std::memory_order_relaxed);
+    }
+  }
+}
+
+bool CraftTableReader::PinsPartitions(const BlockBasedTable::Rep* rep,
+                                      size_t max_file_size_for_l0_meta_pin) {
+  const BlockBasedTableOptions& options = rep->table_options;
+  PinningTier tier = options.metadata_cache_options.partition_pinning;
+  if (tier == PinningTier::kFallback) {
+    tier = options.pin_l0_filter_and_index_blocks_in_cache
+               ? PinningTier::kFlushedAndSimilar
+               : PinningTier::kNone;
+  }
+  switch (tier) {
+    case PinningTier::kAll:
+      return true;
+    case PinningTier::kFlushedAndSimilar:
+      return rep->level == 0 &&
+             rep->file_size <= max_file_size_for_l0_meta_pin;
+    default:
+      return false;
   }
 }
 
@@ -119,6 +147,7 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                             InternalIterator* metaindex_iter,
                             const ReadOptions& read_options,
                             FilePrefetchBuffer* prefetch_buffer,
+                            size_t max_file_size_for_l0_meta_pin,
                             std::shared_ptr<CraftTableReader>* reader) {
   reader->reset();
   if (!rep->table_options.craft_range_filter || metaindex_iter == nullptr) {
@@ -143,7 +172,9 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                    s.ToString().c_str());
     return;
   }
-  reader->reset(new CraftTableReader(rep, std::move(metadata), handle.size()));
+  reader->reset(new CraftTableReader(
+      rep, std::move(metadata), handle.size(),
+      PinsPartitions(rep, max_file_size_for_l0_meta_pin)));
 }
 
 Status CraftTableReader::ReadPartition(
@@ -169,10 +200,18 @@ Status CraftTableReader::LoadPartition(size_t index,
   if (index >= filter_.metadata().partitions().size()) {
     return Status::Corruption("CRaFT partition index out of range");
   }
-  Cache* cache = rep_->table_options.block_cache.get();
-  if (cache == nullptr) {
-    return LoadUncachedPartition(index, partition);
+  if (pinned_ == nullptr) {
+    return LoadCachedPartition(index, partition, pin);
   }
+  *partition = pinned_[index].load(std::memory_order_acquire);
+  return *partition != nullptr ? Status::OK()
+                               : PinPartition(index, partition);
+}
+
+Status CraftTableReader::LoadCachedPartition(size_t index,
+                                             const LoudsSparse** partition,
+                                             Cleanable* pin) const {
+  Cache* cache = rep_->table_options.block_cache.get();
   // Keyed like the table's other blocks; the offset is unique in the file.
   const CacheKey key = BlockBasedTable::GetCacheKey(
       rep_->base_cache_key,
@@ -204,19 +243,36 @@ Status CraftTableReader::LoadPartition(size_t index,
   return Status::OK();
 }
 
-Status CraftTableReader::LoadUncachedPartition(
-    size_t index, const LoudsSparse** partition) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (partitions_.empty()) {
-    partitions_.resize(filter_.metadata().partitions().size());
-  }
-  if (partitions_[index] == nullptr) {
-    Status s = ReadPartition(index, &partitions_[index]);
-    if (!s.ok()) {
-      return s;
+Status CraftTableReader::PinPartition(size_t index,
+                                      const LoudsSparse** partition) const {
+  // Declared before the lock: a copy that lost the race is released after
+  // the lock is.
+  Cleanable holder;
+  const LoudsSparse* loaded = nullptr;
+  Status s;
+  if (rep_->table_options.block_cache != nullptr) {
+    // A cache entry held until the reader closes, as upstream pins filter
+    // partitions: still charged to the cache.
+    s = LoadCachedPartition(index, &loaded, &holder);
+  } else {
+    std::unique_ptr<LoudsSparse> trie;
+    s = ReadPartition(index, &trie);
+    if (s.ok()) {
+      loaded = trie.get();
+      holder.RegisterCleanup(&DeletePartition, trie.release(), nullptr);
     }
   }
-  *partition = partitions_[index].get();
+  if (!s.ok()) {
+    return s;
+  }
+  std::lock_guard<std::mutex> lock(pin_mu_);
+  const LoudsSparse* current = pinned_[index].load(std::memory_order_relaxed);
+  if (current == nullptr) {
+    holder.DelegateCleanupsTo(&pins_);
+    pinned_[index].store(loaded, std::memory_order_release);
+    current = loaded;
+  }
+  *partition = current;
   return Status::OK();
 }
 

@@ -1,6 +1,7 @@
 // Reads a table's CRaFT filter (patch 0014): the metadata at table open,
-// partitions on first use through the table's block cache, and the seek
-// check BlockBasedTableIterator runs before its index search.
+// partitions on first use through the table's block cache (pinned in the
+// reader when the table's options pin filter partitions), and the seek check
+// BlockBasedTableIterator runs before its index search.
 
 #pragma once
 
@@ -24,11 +25,22 @@ class CraftTableReader {
   // and table_options.craft_range_filter is set. A missing filter leaves
   // *reader null; a damaged one too, with a LOG line (the table stays
   // readable: the filter is only an optimization).
+  // `max_file_size_for_l0_meta_pin`: as BlockBasedTable::Open got it, for
+  // the partition pinning decision (PinsPartitions).
   static void Open(const BlockBasedTable::Rep* rep,
                    InternalIterator* metaindex_iter,
                    const ReadOptions& read_options,
                    FilePrefetchBuffer* prefetch_buffer,
+                   size_t max_file_size_for_l0_meta_pin,
                    std::shared_ptr<CraftTableReader>* reader);
+
+  // Whether partitions, once loaded, stay with this reader: the rule upstream
+  // applies to a partitioned filter's partitions
+  // (metadata_cache_options.partition_pinning, falling back to
+  // pin_l0_filter_and_index_blocks_in_cache). Pinned partitions are found
+  // with one atomic load instead of a block cache lookup.
+  static bool PinsPartitions(const BlockBasedTable::Rep* rep,
+                             size_t max_file_size_for_l0_meta_pin);
 
   bool RangeMayExist(const Slice& lo, const Slice& hi) const;
 
@@ -61,22 +73,27 @@ class CraftTableReader {
 
  private:
   CraftTableReader(const BlockBasedTable::Rep* rep, CraftMetadata metadata,
-                   uint64_t metadata_bytes);
+                   uint64_t metadata_bytes, bool pin_partitions);
   CraftPartitionLoader Loader() const;  // LoadPartition, as a loader.
   Status ReadPartition(size_t index, std::unique_ptr<LoudsSparse>* trie) const;
-  // Through the table's block cache; the entry is released via `pin`.
+  // A pinned partition, or one through the table's block cache whose entry
+  // `pin` releases.
   Status LoadPartition(size_t index, const LoudsSparse** partition,
                        Cleanable* pin) const;
-  // Without a block cache (no_block_cache): kept by this reader.
-  Status LoadUncachedPartition(size_t index,
-                               const LoudsSparse** partition) const;
+  Status LoadCachedPartition(size_t index, const LoudsSparse** partition,
+                             Cleanable* pin) const;
+  // Loads a partition for good (pinning, or no block cache at all).
+  Status PinPartition(size_t index, const LoudsSparse** partition) const;
 
   const BlockBasedTable::Rep* rep_;
   CraftFilterReader filter_;  // The metadata stays in memory, like a
                               // partitioned filter's pinned top level.
   uint64_t stored_bytes_;
-  mutable std::mutex mu_;
-  mutable std::vector<std::unique_ptr<LoudsSparse>> partitions_;
+  // Pinned partitions, published with a release store once loaded; null
+  // when partitions are not pinned.
+  std::unique_ptr<std::atomic<const LoudsSparse*>[]> pinned_;
+  mutable std::mutex pin_mu_;  // Serializes PinPartition.
+  mutable Cleanable pins_;     // Releases the pinned partitions.
   // Relaxed counters: statistics, not synchronization.
   mutable std::atomic<uint64_t> checked_{0};
   mutable std::atomic<uint64_t> empty_{0};

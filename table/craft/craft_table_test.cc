@@ -399,6 +399,89 @@ TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
   }
 }
 
+TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {
+  // partition_pinning, and its fallback pin_l0_filter_and_index_blocks_in_
+  // cache for L0 tables, keep the partitions in the table reader: held cache
+  // entries that eviction cannot drop.
+  struct Case {
+    PinningTier partition_pinning;
+    bool pin_l0;
+    bool compact_to_l1;
+    bool pinned;
+  };
+  for (const Case& c : {Case{PinningTier::kFallback, false, false, false},
+                        Case{PinningTier::kFallback, true, false, true},
+                        Case{PinningTier::kFallback, true, true, false},
+                        Case{PinningTier::kFlushedAndSimilar, false, false,
+                             true},
+                        Case{PinningTier::kAll, false, true, true},
+                        Case{PinningTier::kNone, true, false, false}}) {
+    Options options;
+    BlockBasedTableOptions table;
+    table.block_size = 512;
+    table.craft_range_filter = true;
+    table.craft_partition_size = 1024;
+    std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+    table.block_cache = cache;
+    table.metadata_cache_options.partition_pinning = c.partition_pinning;
+    table.pin_l0_filter_and_index_blocks_in_cache = c.pin_l0;
+    options.table_factory.reset(NewBlockBasedTableFactory(table));
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;
+    options.statistics = CreateDBStatistics();
+    const std::string dbname = dir_ + "/pindb";
+    std::unique_ptr<DB> db;
+    OpenFresh(options, "pindb", &db);
+    ASSERT_NE(db, nullptr);
+    for (int i = 0; i < 20000; i += 2) {
+      char key[16];
+      snprintf(key, sizeof(key), "k%06d", i * 10);
+      ASSERT_OK(db->Put(WriteOptions(), key, "v"));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+    if (c.compact_to_l1) {
+      CompactRangeOptions cro;
+      cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+      ASSERT_OK(db->CompactRange(cro, nullptr, nullptr));
+    }
+    auto empty_seeks = [&]() {
+      int found = 0;
+      for (int i = 1; i < 20000; i += 2) {
+        char lo[16], hi[16];
+        snprintf(lo, sizeof(lo), "k%06d", i * 10);
+        snprintf(hi, sizeof(hi), "k%06d", i * 10 + 5);
+        Slice upper(hi);
+        ReadOptions ro;
+        ro.iterate_upper_bound = &upper;
+        std::unique_ptr<Iterator> it(db->NewIterator(ro));
+        it->Seek(lo);
+        found += it->Valid() ? 1 : 0;
+        EXPECT_OK(it->status());
+      }
+      return found;
+    };
+    SCOPED_TRACE(std::to_string(static_cast<int>(c.partition_pinning)) +
+                 (c.pin_l0 ? " pin_l0" : "") + (c.compact_to_l1 ? " L1" : ""));
+    // The DB holds a few cache entries of its own (e.g. its cache stats
+    // collector).
+    const size_t pinned_before = cache->GetPinnedUsage();
+    EXPECT_EQ(empty_seeks(), 0);
+    const uint64_t bytes =
+        options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ);
+    EXPECT_GT(bytes, 0u);
+    // Pinned entries survive eviction, so nothing is read again.
+    cache->EraseUnRefEntries();
+    EXPECT_EQ(empty_seeks(), 0);
+    EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ),
+              c.pinned ? bytes : 2 * bytes);
+    EXPECT_EQ(cache->GetPinnedUsage() > pinned_before, c.pinned);
+    db.reset();
+    // Closing the table readers releases what they pinned.
+    EXPECT_EQ(cache->GetPinnedUsage(), 0u);
+    ASSERT_OK(DestroyDB(dbname, options));
+  }
+}
+
 }  // namespace ROCKSDB_NAMESPACE
 
 int main(int argc, char** argv) {
