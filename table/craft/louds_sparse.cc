@@ -502,9 +502,25 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
         return corrupt("child before parent");
       }
     }
+    t.FindRootChain();
   }
   *trie = std::move(t);
   return Status::OK();
+}
+
+void LoudsSparse::FindRootChain() {
+  // Children come after their parents (checked above), so this ends.
+  size_t node = 0;
+  for (;;) {
+    const size_t start = NodeStart(node);
+    if (NodeEnd(start) != start + 1 || !has_child_.Get(start)) {
+      break;
+    }
+    chain_edges_.push_back(start);
+    chain_labels_.push_back(labels_[start]);
+    node = Child(start);
+  }
+  chain_node_ = node;
 }
 
 // Expands the per-level label codes into a byte per label (queries read
@@ -622,7 +638,29 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
   EdgeStack stack;
   std::string path;  // Short paths stay in the string's inline buffer.
   size_t node = 0;
-  for (size_t depth = 0;; ++depth) {
+  size_t depth = 0;
+  // Every key runs through the root chain: a target that starts with it
+  // resumes below it; one that sorts after it has nothing >= it here.
+  // (Shorter or smaller targets take the walk from the root.)
+  const size_t chain = chain_labels_.size();
+  if (chain > 0) {
+    const int cmp = Slice(target.data(), std::min(chain, target.size()))
+                        .compare(Slice(chain_labels_.data(),
+                                       std::min(chain, target.size())));
+    if (cmp > 0) {
+      return Found{};
+    }
+    if (cmp == 0 && target.size() >= chain) {
+      stack.resize(chain);
+      for (size_t d = 0; d < chain; ++d) {
+        stack[d] = chain_edges_[d];
+      }
+      path = chain_labels_;
+      node = chain_node_;
+      depth = chain;
+    }
+  }
+  for (;; ++depth) {
     if (prefix_key_.Get(node) && depth == target.size()) {
       return Found{true, true, std::move(path), 0};  // Equals the target.
     }

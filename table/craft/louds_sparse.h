@@ -92,7 +92,8 @@ class LoudsSparse {
   size_t ApproximateMemoryUsage() const {
     return sizeof(*this) + labels_.capacity() + has_child_.HeapBytes() +
            louds_.HeapBytes() + prefix_key_.HeapBytes() +
-           suffixes_.capacity() * sizeof(uint64_t);
+           suffixes_.capacity() * sizeof(uint64_t) + chain_labels_.capacity() +
+           chain_edges_.capacity() * sizeof(size_t);
   }
 
  private:
@@ -118,6 +119,10 @@ class LoudsSparse {
   Found Advance(EdgeStack* stack, size_t depth,
                 std::string path) const;
 
+  // The chain of one-edge inner nodes from the root (a prefix every key
+  // shares), which seeks skip.
+  void FindRootChain();
+
   size_t NodeStart(size_t node) const { return louds_.Select1(node); }
   size_t NodeEnd(size_t start) const { return louds_.NextSetBit(start + 1); }
   size_t Child(size_t edge) const { return has_child_.Rank1(edge) + 1; }
@@ -140,6 +145,9 @@ class LoudsSparse {
   RankSelect prefix_key_;
   std::vector<uint64_t> suffixes_;
   size_t num_leaves_ = 0;
+  std::string chain_labels_;         // The root chain's labels,
+  std::vector<size_t> chain_edges_;  // its edges, one per depth,
+  size_t chain_node_ = 0;            // and the node below it.
 };
 
 // The R bits of `key` after its first `cut` bytes, zero-padded past its end.
