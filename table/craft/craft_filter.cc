@@ -63,6 +63,21 @@ void CraftFilterBuilder::Finish(std::vector<std::string>* partitions,
 
 // ---- Metadata ----
 
+namespace {
+
+// A key's first 8 bytes, big-endian, zero-padded: a <= b implies
+// KeyHead(a) <= KeyHead(b).
+uint64_t KeyHead(const Slice& key) {
+  uint64_t head = 0;
+  const size_t n = std::min<size_t>(key.size(), 8);
+  for (size_t i = 0; i < n; ++i) {
+    head |= uint64_t{static_cast<uint8_t>(key[i])} << (56 - 8 * i);
+  }
+  return head;
+}
+
+}  // namespace
+
 void CraftMetadata::Encode(const std::vector<CraftPartitionInfo>& partitions,
                            std::string* out) {
   out->push_back(static_cast<char>(kMetadataVersion));
@@ -101,6 +116,7 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
       return corrupt("truncated partition entry");
     }
     p.first_key = first_key.ToString();
+    m.heads_.push_back(KeyHead(first_key));
     if (p.num_keys == 0 || p.last_block < p.first_block) {
       return corrupt("empty partition or bad block range");
     }
@@ -121,11 +137,26 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
 }
 
 int CraftMetadata::FindPartition(const Slice& key) const {
-  auto it = std::upper_bound(partitions_.begin(), partitions_.end(), key,
+  // Heads order partitions as their keys do, except that equal heads say
+  // nothing: only those partitions need their first keys compared.
+  const uint64_t head = KeyHead(key);
+  const auto tie_begin = std::lower_bound(heads_.begin(), heads_.end(), head);
+  const auto tie_end = std::upper_bound(tie_begin, heads_.end(), head);
+  const auto begin = partitions_.begin() + (tie_begin - heads_.begin());
+  const auto end = partitions_.begin() + (tie_end - heads_.begin());
+  auto it = std::upper_bound(begin, end, key,
                              [](const Slice& k, const CraftPartitionInfo& p) {
                                return k.compare(p.first_key) < 0;
                              });
   return static_cast<int>(it - partitions_.begin()) - 1;
+}
+
+bool CraftMetadata::FirstKeyBefore(size_t i, const Slice& key) const {
+  const uint64_t head = KeyHead(key);
+  if (heads_[i] != head) {
+    return heads_[i] < head;
+  }
+  return Slice(partitions_[i].first_key).compare(key) < 0;
 }
 
 // ---- Reader ----
@@ -141,7 +172,7 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
   // A partition's first key is a stored key: if the next one starts inside
   // the range, the answer needs no trie.
   const size_t next = static_cast<size_t>(p + 1);
-  if (next < parts.size() && Slice(parts[next].first_key).compare(hi) < 0) {
+  if (next < parts.size() && metadata_.FirstKeyBefore(next, hi)) {
     return true;
   }
   if (p < 0) {

@@ -83,8 +83,14 @@ class CraftMetadata {
   // key is <= key, or -1 if key sorts before every partition.
   int FindPartition(const Slice& key) const;
 
+  // Whether partition i's first key sorts before `key`.
+  bool FirstKeyBefore(size_t i, const Slice& key) const;
+
  private:
   std::vector<CraftPartitionInfo> partitions_;
+  // Each first key's leading 8 bytes as a big-endian integer (zero-padded):
+  // FindPartition compares these and reads a whole first key only on a tie.
+  std::vector<uint64_t> heads_;
   uint64_t num_keys_ = 0;
 };
 
