@@ -17,6 +17,7 @@ set(LODESTONE_LIB_SOURCES
   # table/craft: the CRaFT range filter
   table/craft/craft_filter.cc
   table/craft/craft_key_count.cc
+  table/craft/craft_level_check.cc
   table/craft/craft_table_reader.cc
   table/craft/craft_table_writer.cc
   table/craft/craft_test_defaults.cc

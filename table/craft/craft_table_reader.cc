@@ -382,10 +382,40 @@ std::string DescribeCraftFilter(const std::string& path,
   return buf;
 }
 
+namespace {
+
+// RememberCraftMaybe's seek: identified by the target's bytes in place (the
+// level iterator hands its table iterator the same Slice).
+struct CraftMaybe {
+  const BlockBasedTable::Rep* rep = nullptr;
+  const char* target = nullptr;
+  size_t size = 0;
+};
+thread_local CraftMaybe tls_craft_maybe;
+
+}  // namespace
+
+void RememberCraftMaybe(const BlockBasedTable::Rep* rep,
+                        const Slice& internal_target) {
+  tls_craft_maybe = CraftMaybe{rep, internal_target.data(),
+                               internal_target.size()};
+}
+
 bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
                        const ReadOptions& read_options,
                        TableReaderCaller caller, const Slice& internal_target,
                        bool forward, bool* checked) {
+  if (tls_craft_maybe.rep != nullptr) {
+    const CraftMaybe maybe = tls_craft_maybe;
+    tls_craft_maybe = CraftMaybe{};
+    if (forward && maybe.rep == rep && maybe.target == internal_target.data() &&
+        maybe.size == internal_target.size()) {
+      if (checked != nullptr) {
+        *checked = true;  // Its outcome still counts.
+      }
+      return true;
+    }
+  }
   const CraftTableReader* craft = rep->craft.get();
   if (craft == nullptr || caller == TableReaderCaller::kCompaction ||
       internal_target.size() < kNumInternalBytes) {

@@ -126,6 +126,13 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
                        TableReaderCaller caller, const Slice& internal_target,
                        bool forward, bool* checked = nullptr);
 
+// A forward seek of `internal_target` the filter let through before the
+// table iterator was built (CraftLevelFileMayMatch): that iterator's own
+// check of the same seek, the next on this thread, answers "maybe" without
+// asking again. Any other check forgets it.
+void RememberCraftMaybe(const BlockBasedTable::Rep* rep,
+                        const Slice& internal_target);
+
 // After a seek the filter let through: counts a false positive
 // (rocksdb.craft.filter.false.positive) when the table held nothing in the
 // bounded range after all. `valid`/`internal_key`: where the seek landed.

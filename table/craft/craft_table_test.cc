@@ -285,6 +285,148 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// Levels 1+: a level iterator asks the filter before it builds a file's
+// iterator, so an empty file costs no index lookup; a file with range
+// tombstones is always searched, since they may hide older levels' keys.
+TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
+  Options options = CraftOptions(true, 2048);
+  BlockBasedTableOptions table;
+  table.block_size = 512;
+  table.craft_range_filter = true;
+  table.craft_partition_size = 2048;
+  table.cache_index_and_filter_blocks = true;  // Index lookups are counted.
+  options.table_factory.reset(NewBlockBasedTableFactory(table));
+  options.create_if_missing = true;
+  options.disable_auto_compactions = true;
+  options.num_levels = 3;
+  options.target_file_size_base = 16 << 10;  // Several files per level.
+  options.statistics = CreateDBStatistics();
+  const std::string dbname = dir_ + "/leveldb";
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "leveldb", &db);
+  ASSERT_NE(db, nullptr);
+  std::set<std::string> keys;
+  auto key_of = [](int i) {
+    char key[16];
+    snprintf(key, sizeof(key), "k%05d", i * 10);
+    return std::string(key);
+  };
+  // L2: keys 0, 4, 8, ...; L1: keys 1, 5, 9, ...; each written in four
+  // flushed chunks so that each level has several files.
+  const std::string value(100, 'v');
+  for (int i = 0; i < 4000; i += 4) {
+    keys.insert(key_of(i));
+    ASSERT_OK(db->Put(WriteOptions(), key_of(i), value));
+    if (i % 1000 == 996) {
+      ASSERT_OK(db->Flush(FlushOptions()));
+    }
+  }
+  CompactRangeOptions to_l2;
+  to_l2.change_level = true;
+  to_l2.target_level = 2;
+  ASSERT_OK(db->CompactRange(to_l2, nullptr, nullptr));
+  auto flush_to_l1 = [&]() {
+    ASSERT_OK(db->Flush(FlushOptions()));
+    std::vector<std::string> l0;
+    ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(&meta);
+    for (const auto& f : meta.levels[0].files) {
+      l0.push_back(f.name);
+    }
+    CompactionOptions compact;
+    compact.output_file_size_limit = 16 << 10;
+    ASSERT_OK(db->CompactFiles(compact, l0, 1));
+  };
+  for (int i = 1; i < 4000; i += 4) {
+    keys.insert(key_of(i));
+    ASSERT_OK(db->Put(WriteOptions(), key_of(i), value));
+    if (i % 1000 == 997) {
+      ASSERT_OK(db->Flush(FlushOptions()));
+    }
+  }
+  flush_to_l1();
+  {
+    ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(&meta);
+    ASSERT_EQ(meta.levels[0].files.size(), 0u);
+    ASSERT_GT(meta.levels[1].files.size(), 1u);
+    ASSERT_GT(meta.levels[2].files.size(), 1u);
+  }
+  auto scan = [&](const std::string& lo, const std::string& hi, bool reverse) {
+    Slice upper(hi), lower(lo);
+    ReadOptions ro;
+    ro.iterate_upper_bound = &upper;
+    ro.iterate_lower_bound = &lower;
+    std::unique_ptr<Iterator> it(db->NewIterator(ro));
+    std::vector<std::string> got;
+    if (!reverse) {
+      for (it->Seek(lo); it->Valid(); it->Next()) {
+        got.push_back(it->key().ToString());
+      }
+    } else {
+      for (it->SeekToLast(); it->Valid(); it->Prev()) {
+        got.insert(got.begin(), it->key().ToString());
+      }
+    }
+    EXPECT_OK(it->status());
+    return got;
+  };
+  auto index_lookups = [&]() {
+    return options.statistics->getTickerCount(BLOCK_CACHE_INDEX_HIT) +
+           options.statistics->getTickerCount(BLOCK_CACHE_INDEX_MISS);
+  };
+  auto check_random_scans = [&](uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (int q = 0; q < 2000; ++q) {
+      const int start = static_cast<int>(rng() % 40000);
+      const int width = 1 + static_cast<int>(rng() % 30);
+      char lo[16], hi[16];
+      snprintf(lo, sizeof(lo), "k%05d", start);
+      snprintf(hi, sizeof(hi), "k%05d", start + width);
+      std::vector<std::string> want(keys.lower_bound(lo),
+                                    keys.lower_bound(hi));
+      ASSERT_EQ(scan(lo, hi, /*reverse=*/false), want) << lo << " " << hi;
+      ASSERT_EQ(scan(lo, hi, /*reverse=*/true), want) << lo << " " << hi;
+    }
+  };
+  check_random_scans(23);
+
+  // Ranges between stored keys (k..2 to k..8) are empty in both levels:
+  // no file iterator is built, so no index block is looked up.
+  const uint64_t lookups_before = index_lookups();
+  const uint64_t checked_before =
+      options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
+  for (int i = 0; i < 4000; i += 7) {
+    char lo[16], hi[16];
+    snprintf(lo, sizeof(lo), "k%05d", i * 10 + 2);
+    snprintf(hi, sizeof(hi), "k%05d", i * 10 + 8);
+    ASSERT_TRUE(scan(lo, hi, /*reverse=*/false).empty());
+  }
+  const uint64_t seeks = (4000 + 6) / 7;
+  const uint64_t checked =
+      options.statistics->getTickerCount(CRAFT_FILTER_CHECKED) -
+      checked_before;
+  // One check per level and seek, a few false positives searched.
+  EXPECT_LE(checked, 2 * seeks);
+  EXPECT_GT(checked, seeks);
+  EXPECT_LT(index_lookups() - lookups_before, seeks / 10);
+
+  // A range tombstone in L1 over L2's keys: its files are searched whatever
+  // the filter says, and the deleted keys stay deleted.
+  ASSERT_OK(db->DeleteRange(WriteOptions(), db->DefaultColumnFamily(),
+                            key_of(1000), key_of(3000)));
+  for (auto it = keys.lower_bound(key_of(1000));
+       it != keys.end() && *it < key_of(3000);) {
+    it = keys.erase(it);
+  }
+  ASSERT_OK(db->Put(WriteOptions(), key_of(3001), "new"));
+  keys.insert(key_of(3001));
+  flush_to_l1();
+  check_random_scans(29);
+  db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
 // A table whose checks keep coming out non-empty is asked on one seek in
 // eight; once seeks turn empty again, sampled checks notice and every seek
 // is checked again. Answers stay exact throughout.
