@@ -597,12 +597,47 @@ LoudsSparse::Found LoudsSparse::Leftmost(size_t edge, size_t depth,
   return Found{true, false, std::move(path), LeafIndex(edge)};
 }
 
-LoudsSparse::Found LoudsSparse::Advance(EdgeStack* stack,
-                                        size_t depth, std::string path) const {
+int LoudsSparse::CompareBelowEdge(const std::string& path, size_t depth,
+                                  size_t edge, const Slice& bound) const {
+  // Every key below the edge starts with path[0, depth) + its label.
+  const size_t n = std::min(depth, bound.size());
+  const int cmp = memcmp(path.data(), bound.data(), n);
+  if (cmp != 0) {
+    return cmp < 0 ? -1 : 1;
+  }
+  if (bound.size() <= depth) {
+    return 1;  // The bound is a prefix of every key below.
+  }
+  const uint8_t label = static_cast<uint8_t>(labels_[edge]);
+  const uint8_t b = static_cast<uint8_t>(bound[depth]);
+  if (label != b) {
+    return label < b ? -1 : 1;
+  }
+  return bound.size() == depth + 1 ? 1 : 0;
+}
+
+LoudsSparse::Found LoudsSparse::LeftmostBelow(size_t edge, size_t depth,
+                                              std::string path,
+                                              const Slice* bound) const {
+  if (bound != nullptr) {
+    const int cmp = CompareBelowEdge(path, depth, edge, *bound);
+    if (cmp != 0) {
+      Found decided;
+      decided.valid = true;
+      decided.decided = cmp;
+      return decided;
+    }
+  }
+  return Leftmost(edge, depth, std::move(path));
+}
+
+LoudsSparse::Found LoudsSparse::Advance(EdgeStack* stack, size_t depth,
+                                        std::string path,
+                                        const Slice* bound) const {
   for (;;) {
     const size_t edge = (*stack)[depth];
     if (edge + 1 < NodeEnd(edge)) {
-      return Leftmost(edge + 1, depth, std::move(path));
+      return LeftmostBelow(edge + 1, depth, std::move(path), bound);
     }
     if (depth == 0) {
       return Found{};
@@ -627,7 +662,8 @@ size_t LoudsSparse::LowerBound(size_t start, size_t end, uint8_t byte) const {
          (*base < byte ? 1 : 0);
 }
 
-LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
+LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target,
+                                       const Slice* bound) const {
   if (labels_.empty()) {
     // Nothing, or only the empty key (which is >= target iff target is "").
     if (empty_key_ && target.empty()) {
@@ -667,7 +703,7 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     const size_t start = NodeStart(node);
     const size_t end = NodeEnd(start);
     if (depth == target.size()) {
-      return Leftmost(start, depth, std::move(path));
+      return LeftmostBelow(start, depth, std::move(path), bound);
     }
     // First label >= the target's byte (labels rise within the node).
     const uint8_t byte = static_cast<uint8_t>(target[depth]);
@@ -676,11 +712,11 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     if (lo == end) {
       // Every key below this node is smaller: go past the node.
       stack[depth] = end - 1;
-      return Advance(&stack, depth, std::move(path));
+      return Advance(&stack, depth, std::move(path), bound);
     }
     stack[depth] = lo;
     if (static_cast<uint8_t>(labels_[lo]) > byte) {
-      return Leftmost(lo, depth, std::move(path));
+      return LeftmostBelow(lo, depth, std::move(path), bound);
     }
     if (has_child_.Get(lo)) {
       path.push_back(labels_[lo]);
@@ -692,7 +728,7 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target) const {
     const int cmp = CompareBits(RealSuffix(leaf),
                                 CraftRealBits(target, depth + 1, real_bits_));
     if (cmp < 0) {
-      return Advance(&stack, depth, std::move(path));
+      return Advance(&stack, depth, std::move(path), bound);
     }
     path.push_back(labels_[lo]);
     return Found{true, false, std::move(path), leaf};
@@ -703,9 +739,14 @@ bool LoudsSparse::RangeMayExist(const Slice& lo, const Slice& hi) const {
   if (hi.compare(lo) <= 0) {
     return false;
   }
-  const Found found = SeekGE(lo);
+  // With hi as the bound, the seek stops as soon as the keys it would
+  // walk down to are known to be all below hi or all at or above it.
+  const Found found = SeekGE(lo, &hi);
   if (!found.valid) {
     return false;
+  }
+  if (found.decided != 0) {
+    return found.decided < 0;
   }
   const Slice path(found.path);
   if (found.is_prefix_key) {

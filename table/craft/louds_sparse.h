@@ -103,9 +103,22 @@ class LoudsSparse {
     bool is_prefix_key = false;  // The stored key is exactly `path`.
     std::string path;            // The key's bytes kept in the trie.
     size_t leaf = 0;             // Leaf index, when !is_prefix_key.
+    // Set when a seek with a bound stopped early: -1 when the key found is
+    // below the bound, 1 when it is not (path and leaf are then unset).
+    int decided = 0;
   };
 
-  Found SeekGE(const Slice& target) const;
+  // With `bound`, stops once the key's known prefix compares decidedly
+  // with it (Found::decided).
+  Found SeekGE(const Slice& target, const Slice* bound = nullptr) const;
+  // How every key below edge `edge` at `depth` (path[0, depth) then the
+  // edge's label) compares with `bound`: -1 all below, 1 none below, 0 it
+  // depends on bytes further down.
+  int CompareBelowEdge(const std::string& path, size_t depth, size_t edge,
+                       const Slice& bound) const;
+  // Leftmost, or just the comparison with `bound` where that decides.
+  Found LeftmostBelow(size_t edge, size_t depth, std::string path,
+                      const Slice* bound) const;
   // The first edge in [start, end) (one node, end > start) whose label is
   // >= byte, or end.
   size_t LowerBound(size_t start, size_t end, uint8_t byte) const;
@@ -116,8 +129,8 @@ class LoudsSparse {
   // The edge taken at each depth of a seek; inline for keys up to 32 bytes
   // (a query allocates nothing then).
   using EdgeStack = autovector<size_t, 32>;
-  Found Advance(EdgeStack* stack, size_t depth,
-                std::string path) const;
+  Found Advance(EdgeStack* stack, size_t depth, std::string path,
+                const Slice* bound) const;
 
   // The chain of one-edge inner nodes from the root (a prefix every key
   // shares), which seeks skip.
