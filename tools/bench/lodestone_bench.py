@@ -8,7 +8,9 @@
 
 `run` builds the release and stock db_bench when missing (tools/build.sh),
 alternates the variants over fresh DBs, and writes results.json, results.md
-and PNG plots to --out (default build/bench/<scenario>)."""
+and PNG plots to --out (default build/bench/<scenario>). A scenario with
+"shared_fill": {"variant": V, "steps": N} has V run its first N steps once
+per repetition and every variant run the rest on a copy of that DB."""
 
 import argparse
 import json

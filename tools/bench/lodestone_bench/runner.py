@@ -121,14 +121,27 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
     raw_dir = os.path.join(out_dir, "raw")
     os.makedirs(raw_dir, exist_ok=True)
     os.makedirs(db_root, exist_ok=True)  # db_bench creates only the DB dir.
+    # "shared_fill": {"variant": v, "steps": n}: each repetition, variant v
+    # runs the first n steps once and every variant runs the rest on a copy
+    # of that DB, so all read the same files (each fill would cut its tables
+    # and leave its L0 differently). Those steps are logged, not compared.
+    shared = scenario.get("shared_fill")
+    shared_steps = shared["steps"] if shared else 0
+    shared_path = os.path.join(db_root, "%s-shared" % scenario["name"])
     for rep in range(repetitions):
+        if shared:
+            shutil.rmtree(shared_path, ignore_errors=True)
+            _run_shared_fill(scenario, binaries, shared, rep, shared_path,
+                             raw_dir, log)
         # Alternate which variant goes first, so drift hits all alike.
         order = variants[rep % len(variants):] + variants[:rep % len(variants)]
         for variant in order:
             variant_binary = scenario["variants"][variant]["binary"]
             db_path = os.path.join(db_root, "%s-%s" % (scenario["name"], variant))
             shutil.rmtree(db_path, ignore_errors=True)  # A fresh DB each rep.
-            for step in scenario["steps"]:
+            if shared:
+                shutil.copytree(shared_path, db_path)
+            for step in scenario["steps"][shared_steps:]:
                 tag = "%s.rep%d.%s" % (variant, rep, step["name"])
                 report = os.path.join(raw_dir, tag + ".csv") \
                     if step.get("interval_report") else None
@@ -164,4 +177,24 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
                 for b in parsed["benchmarks"]:
                     log("           %-20s %12.0f ops/s" % (b["name"], b["ops_per_sec"]))
             shutil.rmtree(db_path, ignore_errors=True)
+    if shared:
+        shutil.rmtree(shared_path, ignore_errors=True)
     return runs
+
+
+def _run_shared_fill(scenario, binaries, shared, rep, db_path, raw_dir, log):
+    variant = shared["variant"]
+    variant_binary = scenario["variants"][variant]["binary"]
+    for step in scenario["steps"][:shared["steps"]]:
+        tag = "shared.rep%d.%s" % (rep, step["name"])
+        binary = binaries[step.get("binary", variant_binary)]
+        cmd = step_command(binary, scenario, variant, step, db_path)
+        log("[rep %d] %-12s %-10s %s" % (rep, "(shared)", step["name"],
+                                          step["benchmarks"]))
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        with open(os.path.join(raw_dir, tag + ".txt"), "w") as f:
+            f.write("$ " + " ".join(cmd) + "\n" + proc.stdout +
+                    "\n--- stderr ---\n" + proc.stderr)
+        if proc.returncode != 0:
+            raise BenchError("%s failed (rc %d); see %s" %
+                             (tag, proc.returncode, raw_dir))

@@ -43,6 +43,15 @@ def validate(scenario, where="scenario"):
                                 (where, name))
     if not scenario["steps"]:
         raise ScenarioError("%s: no steps" % where)
+    shared = scenario.get("shared_fill")
+    if shared is not None:
+        if shared.get("variant") not in variants:
+            raise ScenarioError("%s: shared_fill.variant must be a variant" %
+                                where)
+        steps = shared.get("steps", 0)
+        if not isinstance(steps, int) or not 0 < steps < len(scenario["steps"]):
+            raise ScenarioError("%s: shared_fill.steps must leave a step to "
+                                "compare" % where)
     for step in scenario["steps"]:
         if "name" not in step or "benchmarks" not in step:
             raise ScenarioError("%s: a step needs name and benchmarks" % where)

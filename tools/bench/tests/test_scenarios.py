@@ -98,3 +98,46 @@ def test_provenance_names_the_patch_series():
     prov = runner.provenance({})
     assert prov["cpu"] and prov["date"]
     json.dumps(prov)
+
+
+def test_shared_fill_runs_once_and_every_variant_reads_a_copy(tmp_path):
+    # A fake db_bench: "fill" writes a marker into its DB, "read" fails
+    # unless the marker is there; every call is logged.
+    calls = tmp_path / "calls.log"
+    fake = tmp_path / "db_bench"
+    fake.write_text("""#!/bin/sh
+db=""; bench=""
+for a in "$@"; do
+  case "$a" in --db=*) db="${a#--db=}";; --benchmarks=*) bench="${a#--benchmarks=}";; esac
+done
+echo "$bench $db" >> %s
+mkdir -p "$db"
+if [ "$bench" = fill ]; then echo filled > "$db/marker"; fi
+if [ "$bench" = read ] && [ ! -f "$db/marker" ]; then exit 1; fi
+echo "$bench :       1.000 micros/op 1000 ops/sec 1.000 seconds 1000 operations;"
+""" % calls)
+    fake.chmod(0o755)
+    scenario = {
+        "name": "shared", "baseline": "stock",
+        "variants": {"stock": {"binary": "stock"},
+                     "lodestone": {"binary": "lodestone"}},
+        "shared_fill": {"variant": "lodestone", "steps": 1},
+        "steps": [{"name": "fill", "benchmarks": "fill"},
+                  {"name": "read", "benchmarks": "read"}],
+    }
+    validate(scenario)
+    binaries = {"stock": str(fake), "lodestone": str(fake)}
+    runs = runner.run_scenario(scenario, binaries, 2, str(tmp_path / "out"),
+                               str(tmp_path / "db"), allow_debug=True,
+                               log=lambda *a: None)
+    lines = calls.read_text().split("\n")
+    fills = [l for l in lines if l.startswith("fill ")]
+    reads = [l for l in lines if l.startswith("read ")]
+    assert len(fills) == 2 and all(l.endswith("shared-shared") for l in fills)
+    assert len(reads) == 4
+    assert sorted(r["variant"] for r in runs) == ["lodestone", "lodestone",
+                                                   "stock", "stock"]
+    assert all(r["step"] == "read" for r in runs)
+    with pytest.raises(ScenarioError):
+        validate(dict(scenario, shared_fill={"variant": "lodestone",
+                                             "steps": 2}))
