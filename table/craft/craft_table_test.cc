@@ -55,6 +55,33 @@ class CraftTableTest : public testing::Test {
     db->reset(raw);
   }
 
+  // Keys k000000, k000020, ... k199980 (the even multiples of 10).
+  static void PutEvenKeys(DB* db) {
+    for (int i = 0; i < 20000; i += 2) {
+      char key[16];
+      snprintf(key, sizeof(key), "k%06d", i * 10);
+      ASSERT_OK(db->Put(WriteOptions(), key, "v"));
+    }
+  }
+
+  // Bounded seeks between those keys, all empty: returns how many found one.
+  static int SeekBetweenEvenKeys(DB* db) {
+    int found = 0;
+    for (int i = 1; i < 20000; i += 2) {
+      char lo[16], hi[16];
+      snprintf(lo, sizeof(lo), "k%06d", i * 10);
+      snprintf(hi, sizeof(hi), "k%06d", i * 10 + 5);
+      Slice upper(hi);
+      ReadOptions ro;
+      ro.iterate_upper_bound = &upper;
+      std::unique_ptr<Iterator> it(db->NewIterator(ro));
+      it->Seek(lo);
+      found += it->Valid() ? 1 : 0;
+      EXPECT_OK(it->status());
+    }
+    return found;
+  }
+
   std::string dir_;
 };
 
@@ -495,28 +522,9 @@ TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
     std::unique_ptr<DB> db;
     OpenFresh(options, "cachedb", &db);
     ASSERT_NE(db, nullptr);
-    for (int i = 0; i < 20000; i += 2) {
-      char key[16];
-      snprintf(key, sizeof(key), "k%06d", i * 10);
-      ASSERT_OK(db->Put(WriteOptions(), key, "v"));
-    }
+    PutEvenKeys(db.get());
     ASSERT_OK(db->Flush(FlushOptions()));
-    auto empty_seeks = [&]() {
-      int found = 0;
-      for (int i = 1; i < 20000; i += 2) {  // Odd keys: never stored.
-        char lo[16], hi[16];
-        snprintf(lo, sizeof(lo), "k%06d", i * 10);
-        snprintf(hi, sizeof(hi), "k%06d", i * 10 + 5);
-        Slice upper(hi);
-        ReadOptions ro;
-        ro.iterate_upper_bound = &upper;
-        std::unique_ptr<Iterator> it(db->NewIterator(ro));
-        it->Seek(lo);
-        found += it->Valid() ? 1 : 0;
-        EXPECT_OK(it->status());
-      }
-      return found;
-    };
+    auto empty_seeks = [&]() { return SeekBetweenEvenKeys(db.get()); };
     EXPECT_EQ(empty_seeks(), 0);
     const uint64_t bytes =
         options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ);
@@ -575,33 +583,14 @@ TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {
     std::unique_ptr<DB> db;
     OpenFresh(options, "pindb", &db);
     ASSERT_NE(db, nullptr);
-    for (int i = 0; i < 20000; i += 2) {
-      char key[16];
-      snprintf(key, sizeof(key), "k%06d", i * 10);
-      ASSERT_OK(db->Put(WriteOptions(), key, "v"));
-    }
+    PutEvenKeys(db.get());
     ASSERT_OK(db->Flush(FlushOptions()));
     if (c.compact_to_l1) {
       CompactRangeOptions cro;
       cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
       ASSERT_OK(db->CompactRange(cro, nullptr, nullptr));
     }
-    auto empty_seeks = [&]() {
-      int found = 0;
-      for (int i = 1; i < 20000; i += 2) {
-        char lo[16], hi[16];
-        snprintf(lo, sizeof(lo), "k%06d", i * 10);
-        snprintf(hi, sizeof(hi), "k%06d", i * 10 + 5);
-        Slice upper(hi);
-        ReadOptions ro;
-        ro.iterate_upper_bound = &upper;
-        std::unique_ptr<Iterator> it(db->NewIterator(ro));
-        it->Seek(lo);
-        found += it->Valid() ? 1 : 0;
-        EXPECT_OK(it->status());
-      }
-      return found;
-    };
+    auto empty_seeks = [&]() { return SeekBetweenEvenKeys(db.get()); };
     SCOPED_TRACE(std::to_string(static_cast<int>(c.partition_pinning)) +
                  (c.pin_l0 ? " pin_l0" : "") + (c.compact_to_l1 ? " L1" : ""));
     // The DB holds a few cache entries of its own (e.g. its cache stats

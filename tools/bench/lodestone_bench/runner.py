@@ -154,13 +154,7 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
                                    report, workload_report)
                 log("[rep %d] %-12s %-10s %s" % (rep, variant, step["name"],
                                                   step["benchmarks"]))
-                proc = subprocess.run(cmd, capture_output=True, text=True)
-                with open(os.path.join(raw_dir, tag + ".txt"), "w") as f:
-                    f.write("$ " + " ".join(cmd) + "\n" + proc.stdout +
-                            "\n--- stderr ---\n" + proc.stderr)
-                if proc.returncode != 0:
-                    raise BenchError("%s failed (rc %d); see %s" %
-                                     (tag, proc.returncode, raw_dir))
+                proc = _run_logged(cmd, tag, raw_dir)
                 # The header (version, assertion warning) goes to stderr.
                 parsed = parse.parse_db_bench(proc.stdout + "\n" + proc.stderr)
                 if parsed["assertions_enabled"] and not allow_debug:
@@ -191,10 +185,16 @@ def _run_shared_fill(scenario, binaries, shared, rep, db_path, raw_dir, log):
         cmd = step_command(binary, scenario, variant, step, db_path)
         log("[rep %d] %-12s %-10s %s" % (rep, "(shared)", step["name"],
                                           step["benchmarks"]))
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        with open(os.path.join(raw_dir, tag + ".txt"), "w") as f:
-            f.write("$ " + " ".join(cmd) + "\n" + proc.stdout +
-                    "\n--- stderr ---\n" + proc.stderr)
-        if proc.returncode != 0:
-            raise BenchError("%s failed (rc %d); see %s" %
-                             (tag, proc.returncode, raw_dir))
+        _run_logged(cmd, tag, raw_dir)
+
+
+def _run_logged(cmd, tag, raw_dir):
+    """Runs one db_bench step, keeps its command and output in raw_dir."""
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    with open(os.path.join(raw_dir, tag + ".txt"), "w") as f:
+        f.write("$ " + " ".join(cmd) + "\n" + proc.stdout +
+                "\n--- stderr ---\n" + proc.stderr)
+    if proc.returncode != 0:
+        raise BenchError("%s failed (rc %d); see %s" %
+                         (tag, proc.returncode, raw_dir))
+    return proc
