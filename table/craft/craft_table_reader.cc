@@ -405,6 +405,11 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
                        const ReadOptions& read_options,
                        TableReaderCaller caller, const Slice& internal_target,
                        bool forward, bool* checked) {
+  const CraftTableReader* craft = rep->craft.get();
+  if (craft == nullptr || caller == TableReaderCaller::kCompaction ||
+      internal_target.size() < kNumInternalBytes) {
+    return true;  // (Before any thread-local: tables without a filter.)
+  }
   if (tls_craft_maybe.rep != nullptr) {
     const CraftMaybe maybe = tls_craft_maybe;
     tls_craft_maybe = CraftMaybe{};
@@ -415,11 +420,6 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
       }
       return true;
     }
-  }
-  const CraftTableReader* craft = rep->craft.get();
-  if (craft == nullptr || caller == TableReaderCaller::kCompaction ||
-      internal_target.size() < kNumInternalBytes) {
-    return true;
   }
   const Slice* bound = forward ? read_options.iterate_upper_bound
                                 : read_options.iterate_lower_bound;
