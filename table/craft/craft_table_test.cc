@@ -82,6 +82,30 @@ class CraftTableTest : public testing::Test {
     return found;
   }
 
+  // The keys in [lo, hi), by a forward scan from Seek(lo) or a backward
+  // one from SeekToLast, with both bounds set.
+  static std::vector<std::string> BoundedScan(DB* db, const std::string& lo,
+                                              const std::string& hi,
+                                              bool reverse) {
+    Slice upper(hi), lower(lo);
+    ReadOptions ro;
+    ro.iterate_upper_bound = &upper;
+    ro.iterate_lower_bound = &lower;
+    std::unique_ptr<Iterator> it(db->NewIterator(ro));
+    std::vector<std::string> got;
+    if (!reverse) {
+      for (it->Seek(lo); it->Valid(); it->Next()) {
+        got.push_back(it->key().ToString());
+      }
+    } else {
+      for (it->SeekToLast(); it->Valid(); it->Prev()) {
+        got.insert(got.begin(), it->key().ToString());
+      }
+    }
+    EXPECT_OK(it->status());
+    return got;
+  }
+
   std::string dir_;
 };
 
@@ -220,22 +244,7 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
     ASSERT_OK(db->Flush(FlushOptions()));
   }
   auto scan = [&](const std::string& lo, const std::string& hi, bool reverse) {
-    Slice upper(hi), lower(lo);
-    ReadOptions ro;
-    ro.iterate_upper_bound = &upper;
-    ro.iterate_lower_bound = &lower;
-    std::unique_ptr<Iterator> it(db->NewIterator(ro));
-    std::vector<std::string> got;
-    if (!reverse) {
-      for (it->Seek(lo); it->Valid(); it->Next())
-        got.push_back(it->key().ToString());
-    } else {
-      for (it->SeekToLast(); it->Valid(); it->Prev()) {
-        got.insert(got.begin(), it->key().ToString());
-      }
-    }
-    EXPECT_OK(it->status());
-    return got;
+    return BoundedScan(db.get(), lo, hi, reverse);
   };
   std::mt19937_64 rng(17);
   for (int q = 0; q < 2000; ++q) {
@@ -380,23 +389,7 @@ TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
     ASSERT_GT(meta.levels[2].files.size(), 1u);
   }
   auto scan = [&](const std::string& lo, const std::string& hi, bool reverse) {
-    Slice upper(hi), lower(lo);
-    ReadOptions ro;
-    ro.iterate_upper_bound = &upper;
-    ro.iterate_lower_bound = &lower;
-    std::unique_ptr<Iterator> it(db->NewIterator(ro));
-    std::vector<std::string> got;
-    if (!reverse) {
-      for (it->Seek(lo); it->Valid(); it->Next()) {
-        got.push_back(it->key().ToString());
-      }
-    } else {
-      for (it->SeekToLast(); it->Valid(); it->Prev()) {
-        got.insert(got.begin(), it->key().ToString());
-      }
-    }
-    EXPECT_OK(it->status());
-    return got;
+    return BoundedScan(db.get(), lo, hi, reverse);
   };
   auto index_lookups = [&]() {
     return options.statistics->getTickerCount(BLOCK_CACHE_INDEX_HIT) +
