@@ -27,16 +27,16 @@ bool CraftLevelFileMayMatch(const FileMetaData& file,
   // Only a table reader the file already holds (max_open_files = -1, or
   // loaded earlier): looking one up is a cost the check must not add.
   TableReader* reader = file.fd.table_reader;
-  if (reader == nullptr || read_options.iterate_upper_bound == nullptr) {
+  if (reader == nullptr) {
     return true;
   }
   // CraftLevelCheckApplies saw a block-based table factory, which opens
   // only BlockBasedTables.
   const BlockBasedTable::Rep* rep =
       static_cast<const BlockBasedTable*>(reader)->get_rep();
-  if (rep->craft == nullptr || rep->table_properties == nullptr ||
+  if (rep->table_properties == nullptr ||
       rep->table_properties->num_range_deletions > 0) {
-    return true;
+    return true;  // CraftSeekMayMatch checks the rest (filter, bound).
   }
   bool checked = false;
   if (!CraftSeekMayMatch(rep, read_options, TableReaderCaller::kUserIterator,

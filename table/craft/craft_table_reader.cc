@@ -82,26 +82,6 @@ CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
   }
 }
 
-bool CraftTableReader::PinsPartitions(const BlockBasedTable::Rep* rep,
-                                      size_t max_file_size_for_l0_meta_pin) {
-  const BlockBasedTableOptions& options = rep->table_options;
-  PinningTier tier = options.metadata_cache_options.partition_pinning;
-  if (tier == PinningTier::kFallback) {
-    tier = options.pin_l0_filter_and_index_blocks_in_cache
-               ? PinningTier::kFlushedAndSimilar
-               : PinningTier::kNone;
-  }
-  switch (tier) {
-    case PinningTier::kAll:
-      return true;
-    case PinningTier::kFlushedAndSimilar:
-      return rep->level == 0 &&
-             rep->file_size <= max_file_size_for_l0_meta_pin;
-    default:
-      return false;
-  }
-}
-
 CraftTableReader::SeekCounts CraftTableReader::seek_counts() const {
   SeekCounts counts;
   counts.checked = checked_.load(std::memory_order_relaxed);
@@ -147,7 +127,7 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                             InternalIterator* metaindex_iter,
                             const ReadOptions& read_options,
                             FilePrefetchBuffer* prefetch_buffer,
-                            size_t max_file_size_for_l0_meta_pin,
+                            bool pin_partitions,
                             std::shared_ptr<CraftTableReader>* reader) {
   reader->reset();
   if (!rep->table_options.craft_range_filter || metaindex_iter == nullptr) {
@@ -172,9 +152,8 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                    s.ToString().c_str());
     return;
   }
-  reader->reset(new CraftTableReader(
-      rep, std::move(metadata), handle.size(),
-      PinsPartitions(rep, max_file_size_for_l0_meta_pin)));
+  reader->reset(new CraftTableReader(rep, std::move(metadata), handle.size(),
+                                     pin_partitions));
 }
 
 Status CraftTableReader::ReadPartition(

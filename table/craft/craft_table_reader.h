@@ -25,22 +25,16 @@ class CraftTableReader {
   // and table_options.craft_range_filter is set. A missing filter leaves
   // *reader null; a damaged one too, with a LOG line (the table stays
   // readable: the filter is only an optimization).
-  // `max_file_size_for_l0_meta_pin`: as BlockBasedTable::Open got it, for
-  // the partition pinning decision (PinsPartitions).
+  // `pin_partitions`: upstream's decision for a partitioned filter's
+  // partitions (metadata_cache_options.partition_pinning, falling back to
+  // pin_l0_filter_and_index_blocks_in_cache); pinned partitions stay with
+  // this reader once loaded and are found with one atomic load instead of a
+  // block cache lookup.
   static void Open(const BlockBasedTable::Rep* rep,
                    InternalIterator* metaindex_iter,
                    const ReadOptions& read_options,
-                   FilePrefetchBuffer* prefetch_buffer,
-                   size_t max_file_size_for_l0_meta_pin,
+                   FilePrefetchBuffer* prefetch_buffer, bool pin_partitions,
                    std::shared_ptr<CraftTableReader>* reader);
-
-  // Whether partitions, once loaded, stay with this reader: the rule upstream
-  // applies to a partitioned filter's partitions
-  // (metadata_cache_options.partition_pinning, falling back to
-  // pin_l0_filter_and_index_blocks_in_cache). Pinned partitions are found
-  // with one atomic load instead of a block cache lookup.
-  static bool PinsPartitions(const BlockBasedTable::Rep* rep,
-                             size_t max_file_size_for_l0_meta_pin);
 
   bool RangeMayExist(const Slice& lo, const Slice& hi) const;
 

@@ -35,6 +35,16 @@ class CraftTableTest : public testing::Test {
     return options;
   }
 
+  // A DB with the filter on (2 KiB partitions), statistics, and tables
+  // staying where the test puts them.
+  Options SeekTestOptions() {
+    Options options = CraftOptions(true, 2048);
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;
+    options.statistics = CreateDBStatistics();
+    return options;
+  }
+
   Status ReadFilter(const std::string& path, const Options& options,
                     CraftMetadata* metadata,
                     std::vector<LoudsSparse>* partitions) {
@@ -223,10 +233,7 @@ TEST_F(CraftTableTest, FlushedAndCompactedTablesVerify) {
 }
 
 TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
-  Options options = CraftOptions(true, 2048);
-  options.create_if_missing = true;
-  options.disable_auto_compactions = true;
-  options.statistics = CreateDBStatistics();
+  Options options = SeekTestOptions();
   const std::string dbname = dir_ + "/seekdb";
   std::unique_ptr<DB> db;
   OpenFresh(options, "seekdb", &db);
@@ -451,10 +458,7 @@ TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
 // eight; once seeks turn empty again, sampled checks notice and every seek
 // is checked again. Answers stay exact throughout.
 TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
-  Options options = CraftOptions(true, 2048);
-  options.create_if_missing = true;
-  options.disable_auto_compactions = true;
-  options.statistics = CreateDBStatistics();
+  Options options = SeekTestOptions();
   const std::string dbname = dir_ + "/sampledb";
   std::unique_ptr<DB> db;
   OpenFresh(options, "sampledb", &db);
