@@ -264,13 +264,14 @@ bool LocationCacheBinding::Populate(std::atomic<uint64_t>* slot,
                                     uint64_t observed, uint64_t desired,
                                     uint64_t epoch) const {
   std::atomic<uint64_t>& current_epoch = shared_->epoch(owner_);
-  if (current_epoch.load(std::memory_order_seq_cst) != epoch ||
+  if (Ingesting(epoch) ||
+      current_epoch.load(std::memory_order_seq_cst) != epoch ||
       !slot->compare_exchange_strong(observed, desired,
                                      std::memory_order_seq_cst)) {
     return false;
   }
-  // A flush that bumped the epoch between our check and the swap may have
-  // cleared this slot already; its clear must win.
+  // A flush or ingestion that bumped the epoch between our check and the
+  // swap may have cleared this slot already; its clear must win.
   if (current_epoch.load(std::memory_order_seq_cst) != epoch) {
     slot->compare_exchange_strong(desired, 0, std::memory_order_seq_cst);
     return false;

@@ -4,6 +4,7 @@
 // the cache) keeps a remembered location from answering.
 
 #include <atomic>
+#include <future>
 #include <thread>
 
 #include "cache/location/location_cache_impl.h"
@@ -217,6 +218,98 @@ TEST_F(LocationCacheDBTest, IngestionOverACachedKey) {
   ASSERT_EQ(Get("a"), "ingested");
   ExpectHit("a", "ingested");
   ASSERT_EQ(Get("b"), "kept");
+}
+
+// A reader that starts after the ingestion cleared the slots but takes its
+// SuperVersion before the ingested file is installed finds the older
+// version; it must not leave that location behind for later readers.
+TEST_F(LocationCacheDBTest, ReaderDuringIngestionLeavesNoOlderLocation) {
+  Open(LocationOptions());
+  ASSERT_OK(Put("a", "old"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "old");
+
+  const std::string file = dbname_ + "/ingest.sst";
+  SstFileWriter writer(EnvOptions(), options_);
+  ASSERT_OK(writer.Open(file));
+  ASSERT_OK(writer.Put("a", "ingested"));
+  ASSERT_OK(writer.Finish());
+
+  // The ingestion waits in the MANIFEST write of its new version (DB mutex
+  // released, slots already cleared, the file not yet visible) while a
+  // reader runs. (Its first MANIFEST write reserves file numbers.)
+  std::promise<void> paused;
+  std::promise<void> resume;
+  std::atomic<int> manifest_writes{0};
+  SyncPoint::GetInstance()->SetCallBack(
+      "VersionSet::LogAndApply:WriteManifest", [&](void*) {
+        if (++manifest_writes == 2) {
+          paused.set_value();
+          resume.get_future().wait();
+        }
+      });
+  SyncPoint::GetInstance()->EnableProcessing();
+  std::thread ingestion([&]() {
+    ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
+  });
+  paused.get_future().wait();
+  ASSERT_EQ(Get("a"), "old");  // concurrent with the ingestion
+  resume.set_value();
+  ingestion.join();
+  SyncPoint::GetInstance()->DisableProcessing();
+  SyncPoint::GetInstance()->ClearAllCallBacks();
+  ASSERT_EQ(manifest_writes.load(), 2);
+
+  ASSERT_EQ(Get("a"), "ingested");
+  ExpectHit("a", "ingested");
+}
+
+// A small ingestion forgets only its own keys.
+TEST_F(LocationCacheDBTest, IngestionForgetsOnlyTheIngestedKeys) {
+  Open(LocationOptions());
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  for (int i = 0; i < 100; ++i) {
+    ExpectHit(Key(i), "v" + std::to_string(i));
+  }
+  const std::string file = dbname_ + "/ingest.sst";
+  SstFileWriter writer(EnvOptions(), options_);
+  ASSERT_OK(writer.Open(file));
+  ASSERT_OK(writer.Put(Key(10), "ingested"));
+  ASSERT_OK(writer.Delete(Key(20)));
+  ASSERT_OK(writer.Finish());
+  const uint64_t invalidated = Ticker(LOCATION_CACHE_INVALIDATE);
+  ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
+  ASSERT_EQ(Ticker(LOCATION_CACHE_INVALIDATE), invalidated + 2);
+  ASSERT_EQ(Get(Key(10)), "ingested");
+  ASSERT_EQ(Get(Key(20)), "NOT_FOUND");
+  // The other keys' locations were kept.
+  const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+  ASSERT_EQ(Get(Key(30)), "v30");
+  ASSERT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 1);
+  ExpectHit(Key(10), "ingested");
+}
+
+// An ingested range deletion covers keys nobody can list: all slots go.
+TEST_F(LocationCacheDBTest, IngestedRangeDeletionForgetsEverything) {
+  Open(LocationOptions());
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Put("m", "2"));
+  ASSERT_OK(Flush());
+  ExpectHit("a", "1");
+  ExpectHit("m", "2");
+  const std::string file = dbname_ + "/ingest.sst";
+  SstFileWriter writer(EnvOptions(), options_);
+  ASSERT_OK(writer.Open(file));
+  ASSERT_OK(writer.DeleteRange("k", "n"));
+  ASSERT_OK(writer.Finish());
+  ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
+  ASSERT_EQ(Get("m"), "NOT_FOUND");
+  const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+  ASSERT_EQ(Get("a"), "1");
+  ASSERT_EQ(Ticker(LOCATION_CACHE_HIT), hits);
 }
 
 TEST_F(LocationCacheDBTest, MultiGetMixesHitsAndMisses) {

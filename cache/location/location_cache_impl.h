@@ -10,8 +10,9 @@
 // compare-and-swap, skipped on contention. Flush and ingestion bump the
 // owner's epoch and then clear the slots of the keys they write; a reader
 // remembers the epoch from before it acquired its SuperVersion and undoes
-// its population if the epoch moved meanwhile (location_get.cc explains
-// why that closes the race with a flush).
+// its population if the epoch moved meanwhile (location_get.h explains
+// why that closes the race with a flush). While an ingestion runs nobody
+// populates at all.
 
 #pragma once
 
@@ -105,10 +106,24 @@ class LocationCacheBinding : public LocationCache {
     return shared_->epoch(owner_).load(std::memory_order_seq_cst);
   }
 
-  // Flush and ingestion: BeginInvalidation() before the first Invalidate().
+  // Flush: BeginInvalidation() before the first Invalidate().
   void BeginInvalidation() {
     shared_->epoch(owner_).fetch_add(1, std::memory_order_seq_cst);
   }
+  // Ingestion: BeginIngestion() before the first Invalidate(), EndIngestion()
+  // once the ingested files are visible. In between no population succeeds:
+  // a reader may still hold a SuperVersion without the new files, and no
+  // flush will clear the older location it would remember. The epoch counts
+  // running ingestions in its high bits, so one load tells both.
+  void BeginIngestion() {
+    shared_->epoch(owner_).fetch_add(kIngestingOne + 1,
+                                     std::memory_order_seq_cst);
+  }
+  void EndIngestion() {
+    shared_->epoch(owner_).fetch_sub(kIngestingOne - 1,
+                                     std::memory_order_seq_cst);
+  }
+  static bool Ingesting(uint64_t epoch) { return epoch >= kIngestingOne; }
   void Invalidate(uint32_t cf_id, const Slice& user_key) const;
   size_t InvalidateAll() { return shared_->ClearOwner(owner_); }
 
@@ -119,6 +134,8 @@ class LocationCacheBinding : public LocationCache {
                 uint64_t desired, uint64_t epoch) const;
 
  private:
+  static constexpr uint64_t kIngestingOne = uint64_t{1} << 40;
+
   const std::shared_ptr<LocationCacheImpl> shared_;
   const uint32_t owner_;
 };

@@ -1,8 +1,11 @@
 #include "cache/location/location_invalidation.h"
 
 #include "cache/location/location_cache_impl.h"
+#include "db/column_family.h"
 #include "db/dbformat.h"
+#include "db/external_sst_file_ingestion_job.h"
 #include "monitoring/statistics_impl.h"
+#include "rocksdb/sst_file_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -34,13 +37,69 @@ void LocationCacheFlushInvalidator::OnRangeTombstone() {
   }
 }
 
-void InvalidateLocationCacheForIngestion(LocationCache* cache,
-                                         Statistics* stats) {
-  LocationCacheBinding* binding = ActiveLocationCache(cache);
-  if (binding != nullptr) {
-    binding->BeginInvalidation();
-    RecordTick(stats, LOCATION_CACHE_INVALIDATE, binding->InvalidateAll());
+LocationCacheIngestion::LocationCacheIngestion(LocationCache* cache,
+                                               Statistics* stats)
+    : binding_(ActiveLocationCache(cache)), stats_(stats) {
+  if (binding_ != nullptr) {
+    binding_->BeginIngestion();
   }
+}
+
+LocationCacheIngestion::~LocationCacheIngestion() {
+  if (binding_ != nullptr) {
+    binding_->EndIngestion();
+  }
+  if (invalidated_ > 0) {
+    RecordTick(stats_, LOCATION_CACHE_INVALIDATE, invalidated_);
+  }
+}
+
+void LocationCacheIngestion::Forget(const Options& options,
+                                    const ExternalSstFileIngestionJob& job) {
+  if (binding_ == nullptr || cleared_all_) {
+    return;
+  }
+  const uint32_t cf_id = job.GetColumnFamilyData()->GetID();
+  uint64_t entries = 0;
+  bool range_deletions = false;
+  for (const IngestedFileInfo& file : job.files_to_ingest()) {
+    entries += file.num_entries;
+    range_deletions |= file.num_range_deletions > 0;
+  }
+  // Reading a key back costs more than clearing a slot; past an eighth of
+  // the slots, clearing them all is the cheaper way to the same safety.
+  if (!range_deletions && entries <= binding_->shared()->num_slots() / 8) {
+    uint64_t forgotten = 0;
+    Status s;
+    for (const IngestedFileInfo& file : job.files_to_ingest()) {
+      SstFileReader reader(options);
+      s = reader.Open(file.internal_file_path);
+      if (!s.ok()) {
+        break;
+      }
+      std::unique_ptr<Iterator> it = reader.NewTableIterator();
+      if (it == nullptr) {
+        s = Status::Corruption("no table iterator");
+        break;
+      }
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        if (it->key().size() >= kNumInternalBytes) {
+          binding_->Invalidate(cf_id, ExtractUserKey(it->key()));
+          ++forgotten;
+        }
+      }
+      s = it->status();
+      if (!s.ok()) {
+        break;
+      }
+    }
+    if (s.ok()) {
+      invalidated_ += forgotten;
+      return;
+    }
+  }
+  invalidated_ += binding_->InvalidateAll();
+  cleared_all_ = true;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -15,8 +15,10 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class ExternalSstFileIngestionJob;
 class LocationCache;
 class LocationCacheBinding;
+struct Options;
 class Statistics;
 
 // One per table built by a flush (db/builder.cc). Construction bumps the
@@ -43,9 +45,30 @@ class LocationCacheFlushInvalidator {
   bool cleared_all_ = false;
 };
 
-// External file ingestion (DBImpl::IngestExternalFiles, before the new
-// version is installed): clears all of this DB's slots.
-void InvalidateLocationCacheForIngestion(LocationCache* cache,
-                                         Statistics* stats);
+// External file ingestion (DBImpl::IngestExternalFiles), from when its
+// files sit prepared in the DB directory until after the new version is
+// installed: nothing is remembered meanwhile (LocationCacheBinding::
+// BeginIngestion). Forget() clears the slots of the keys a job ingests,
+// deletions included, read back from its files; or all of this DB's slots
+// when the files carry range deletions, cannot be read, or hold more keys
+// than reading back is worth.
+class LocationCacheIngestion {
+ public:
+  LocationCacheIngestion(LocationCache* cache, Statistics* stats);
+  ~LocationCacheIngestion();
+
+  LocationCacheIngestion(const LocationCacheIngestion&) = delete;
+  LocationCacheIngestion& operator=(const LocationCacheIngestion&) = delete;
+
+  bool active() const { return binding_ != nullptr; }
+  // `options`: the column family's, to read the ingested files with.
+  void Forget(const Options& options, const ExternalSstFileIngestionJob& job);
+
+ private:
+  LocationCacheBinding* const binding_;
+  Statistics* const stats_;
+  uint64_t invalidated_ = 0;
+  bool cleared_all_ = false;
+};
 
 }  // namespace ROCKSDB_NAMESPACE
