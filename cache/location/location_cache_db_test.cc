@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <future>
+#include <set>
 #include <thread>
 
 #include "cache/location/location_cache_impl.h"
@@ -454,8 +455,9 @@ TEST_F(LocationCacheDBTest, BlockCacheFraction) {
   ExpectHit("a", "1");
 }
 
-// Readers, writers, flushes and compactions at once: every Get returns a
-// version at least as new as the newest one acknowledged before it began.
+// Readers, writers, ingestions, flushes and compactions at once: every Get
+// returns a version at least as new as the newest acknowledged before it
+// began.
 TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
   Options options = LocationOptions(/*capacity=*/64 << 10);
   options.disable_auto_compactions = false;
@@ -475,12 +477,15 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> errors{0};
   std::vector<std::thread> threads;
+  // Keys are split between the writers so versions grow per key: two
+  // write and flush, the third ingests files.
+  constexpr int kWriters = 3;
   for (int w = 0; w < 2; w++) {
     threads.emplace_back([&, w] {
       Random rnd(301 + w);
       for (uint64_t n = 1; !stop.load(); n++) {
-        // Keys are split between writers so versions grow per key.
-        const int i = static_cast<int>(rnd.Uniform(kKeys / 2)) * 2 + w;
+        const int i =
+            static_cast<int>(rnd.Uniform(kKeys / kWriters)) * kWriters + w;
         const uint64_t version = acked[i].load() + 1;
         Status s = db_->Put(WriteOptions(), Key(i), std::to_string(version));
         if (!s.ok() && errors++ < 5) {
@@ -493,6 +498,38 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
       }
     });
   }
+  threads.emplace_back([&] {
+    Random rnd(305);
+    for (uint64_t n = 1; !stop.load(); n++) {
+      std::set<int> keys;
+      for (int k = 0; k < 4; k++) {
+        keys.insert(static_cast<int>(rnd.Uniform(kKeys / kWriters)) *
+                        kWriters +
+                    2);
+      }
+      const std::string file = dbname_ + "/ingest" + std::to_string(n) + ".sst";
+      SstFileWriter writer(EnvOptions(), options_);
+      Status s = writer.Open(file);
+      for (int i : keys) {
+        if (s.ok()) {
+          s = writer.Put(Key(i), std::to_string(acked[i].load() + 1));
+        }
+      }
+      if (s.ok()) {
+        s = writer.Finish();
+      }
+      if (s.ok()) {
+        s = db_->IngestExternalFile({file}, IngestExternalFileOptions());
+      }
+      if (!s.ok() && errors++ < 5) {
+        fprintf(stderr, "Ingest: %s\n", s.ToString().c_str());
+      }
+      for (int i : keys) {
+        acked[i].store(acked[i].load() + 1);
+      }
+      env_->DeleteFile(file).PermitUncheckedError();
+    }
+  });
   for (int r = 0; r < 2; r++) {
     threads.emplace_back([&, r] {
       Random rnd(17 + r);
