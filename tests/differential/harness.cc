@@ -12,6 +12,7 @@
 
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
+#include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/utilities/options_util.h"
 #include "tests/differential/model.h"
@@ -261,6 +262,8 @@ class DbUnderTest {
       }
       case OpKind::kCompactFile:
         return CompactOneFile(op.pick);
+      case OpKind::kIngest:
+        return Ingest(op);
       case OpKind::kReopen: {
         std::unique_lock<std::shared_mutex> l(db_mu_);
         Close();
@@ -317,6 +320,26 @@ class DbUnderTest {
   }
 
  private:
+  // Writes the op's entries to an SST file with this DB's options and
+  // ingests it (a copy; the file is removed afterwards).
+  Status Ingest(const Op& op) {
+    const std::string file = path_ + ".ingest.sst";
+    ROCKSDB_NAMESPACE::SstFileWriter writer(ROCKSDB_NAMESPACE::EnvOptions(),
+                                            options_);
+    Status s = writer.Open(file);
+    for (const auto& [key, value] : IngestEntries(op)) {
+      if (!s.ok()) break;
+      s = value.empty() ? writer.Delete(key) : writer.Put(key, value);
+    }
+    if (s.ok()) s = writer.Finish();
+    if (s.ok()) {
+      s = db_->IngestExternalFile({file},
+                                  ROCKSDB_NAMESPACE::IngestExternalFileOptions());
+    }
+    options_.env->DeleteFile(file).PermitUncheckedError();
+    return s;
+  }
+
   std::string Scan(ReadOptions ro, const Op& op) {
     Slice bound(op.key2);
     if (!op.key2.empty()) {
@@ -402,6 +425,12 @@ void ApplyToModel(Model* model, const Op& op,
       break;
     case OpKind::kDeleteRange:
       model->DeleteRange(op.key, op.key2);
+      break;
+    case OpKind::kIngest:
+      for (const auto& [key, value] : IngestEntries(op)) {
+        model->Write(value.empty() ? WriteKind::kDelete : WriteKind::kPut, key,
+                     value);
+      }
       break;
     case OpKind::kSnapshot:
       (*snapshots)[op.snapshot] = static_cast<int64_t>(model->LastSequence());

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace lodestone_test {
@@ -14,7 +15,7 @@ struct KindName {
   const char* name;
 };
 
-constexpr std::array<KindName, 15> kKindNames = {{
+constexpr std::array<KindName, 16> kKindNames = {{
     {OpKind::kPut, "put"},
     {OpKind::kPutInitial, "put_initial"},
     {OpKind::kMerge, "merge"},
@@ -29,6 +30,7 @@ constexpr std::array<KindName, 15> kKindNames = {{
     {OpKind::kFlush, "flush"},
     {OpKind::kCompactRange, "compact_range"},
     {OpKind::kCompactFile, "compact_file"},
+    {OpKind::kIngest, "ingest"},
     {OpKind::kReopen, "reopen"},
 }};
 
@@ -114,11 +116,11 @@ class Generator {
       snapshot_live_.fill(false);
       return true;
     }
-    const std::array<int, 14> weights = {
+    const std::array<int, 15> weights = {
         m.put,           m.put_initial,  m.merge,   m.del,
         m.single_delete, m.delete_range, m.get,     m.multi_get,
         m.scan,          m.snapshot,     m.release, m.flush,
-        m.compact_range, m.compact_file};
+        m.compact_range, m.compact_file, m.ingest};
     int total = 0;
     for (int w : weights) total += w;
     int r = static_cast<int>(Uniform(total));
@@ -218,6 +220,21 @@ class Generator {
       case OpKind::kCompactFile:
         op->pick = static_cast<uint32_t>(rng_());
         return true;
+      case OpKind::kIngest: {
+        // Ordinary keys only, like range deletes.
+        std::set<std::string> keys;
+        const int n = 1 + static_cast<int>(Uniform(6));
+        for (int i = 0; i < n; ++i) {
+          keys.insert(OrdinaryKey());
+        }
+        for (const std::string& key : keys) {
+          const bool del = Uniform(4) == 0;
+          const std::string value = del ? "" : Value();
+          op->value += (op->value.empty() ? "" : ",") + key + ":" + value;
+          model_.Write(del ? WriteKind::kDelete : WriteKind::kPut, key, value);
+        }
+        return true;
+      }
       case OpKind::kReopen:
         return false;  // Drawn above.
     }
@@ -232,6 +249,19 @@ class Generator {
 };
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> IngestEntries(const Op& op) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  std::stringstream in(op.value);
+  std::string entry;
+  while (std::getline(in, entry, ',')) {
+    const size_t colon = entry.find(':');
+    if (colon != std::string::npos) {
+      entries.emplace_back(entry.substr(0, colon), entry.substr(colon + 1));
+    }
+  }
+  return entries;
+}
 
 std::string FormatOp(const Op& op) {
   const char* name = "?";

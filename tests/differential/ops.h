@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/differential/model.h"
@@ -29,6 +30,7 @@ enum class OpKind {
   kFlush,
   kCompactRange,
   kCompactFile,
+  kIngest,  // An external SST file of a few Puts and Deletes.
   kReopen,
 };
 
@@ -38,12 +40,17 @@ struct Op {
   OpKind kind = OpKind::kGet;
   std::string key;    // The key, a range begin, or a scan start.
   std::string key2;   // A range end or a scan bound ("" = none).
-  std::string value;  // A written value; MultiGet: the extra keys, spaced.
+  std::string value;  // A written value; MultiGet: the extra keys, spaced;
+                      // Ingest: the entries (IngestEntries).
   int snapshot = -1;  // Reads: snapshot slot (-1 = latest). kSnapshot: slot.
   int count = 0;      // Scans: entries to read at most.
   bool reverse = false;
   uint32_t pick = 0;  // kCompactFile: which file.
 };
+
+// An ingest op's entries in key order: (key, value), an empty value being a
+// Delete. Stored in Op::value as "key:value,key:,...".
+std::vector<std::pair<std::string, std::string>> IngestEntries(const Op& op);
 
 std::string FormatOp(const Op& op);
 // Returns false on a malformed line.
@@ -65,6 +72,7 @@ struct OpMix {
   int flush = 2;
   int compact_range = 1;
   int compact_file = 1;
+  int ingest = 1;
   int reopen = 1;  // Per mille of ops, not a weight (reopens are slow).
 };
 
