@@ -246,8 +246,13 @@ uint64_t SlotHash(uint32_t owner, uint32_t cf_id, const Slice& user_key) {
 }  // namespace
 
 std::atomic<uint64_t>* LocationCacheBinding::Slot(
-    uint32_t cf_id, const Slice& user_key) const {
-  return shared_->slot(SlotHash(owner_, cf_id, user_key));
+    uint32_t cf_id, const Slice& user_key, uint32_t* fingerprint) const {
+  const uint64_t hash = SlotHash(owner_, cf_id, user_key);
+  if (fingerprint != nullptr) {
+    // The slot index comes from the hash's high bits (FastRange64).
+    *fingerprint = static_cast<uint32_t>(hash) & LocationDescriptor::kTagMask;
+  }
+  return shared_->slot(hash);
 }
 
 void LocationCacheBinding::Invalidate(uint32_t cf_id,

@@ -99,8 +99,10 @@ class LocationCacheBinding : public LocationCache {
   uint32_t owner() const { return owner_; }
   bool enabled() const { return owner_ != 0 && shared_->num_slots() > 0; }
 
-  // The slot of (column family, user key). Requires enabled().
-  std::atomic<uint64_t>* Slot(uint32_t cf_id, const Slice& user_key) const;
+  // The slot of (column family, user key), and optionally the key's
+  // fingerprint (descriptor tag). Requires enabled().
+  std::atomic<uint64_t>* Slot(uint32_t cf_id, const Slice& user_key,
+                              uint32_t* fingerprint = nullptr) const;
 
   uint64_t Epoch() const {
     return shared_->epoch(owner_).load(std::memory_order_seq_cst);

@@ -1,5 +1,6 @@
 #include "rocksdb/location_cache.h"
 
+#include "cache/location/location_descriptor.h"
 #include "rocksdb/convenience.h"
 #include "test_util/testharness.h"
 
@@ -53,6 +54,37 @@ TEST_F(LocationCacheOptionsTest, BadInputIsAStatus) {
   EXPECT_TRUE(Parse("block_cache_fraction=0").IsInvalidArgument());
   EXPECT_TRUE(Parse("block_cache_fraction=1.5").IsInvalidArgument());
   EXPECT_TRUE(Parse("block_cache_fraction=x").IsInvalidArgument());
+}
+
+TEST(LocationDescriptorTest, RoundTripAndLimits) {
+  uint64_t word = 0;
+  ASSERT_TRUE(LocationDescriptor::Encode(15, (1u << 24) - 1,
+                                         (uint64_t{1} << 26) - 4, 4095, 3,
+                                         &word));
+  LocationDescriptor d = LocationDescriptor::Decode(word);
+  EXPECT_EQ(d.owner, 15u);
+  EXPECT_EQ(d.file_number, (1u << 24) - 1);
+  EXPECT_EQ(d.block_offset, (uint64_t{1} << 26) - 4);
+  EXPECT_EQ(d.value_quad, 4095u >> 2);
+  EXPECT_EQ(d.tag, 3u);
+  EXPECT_EQ(LocationDescriptor::OwnerOf(word), 15u);
+  EXPECT_EQ(LocationDescriptor::TagOf(word), 3u);
+
+  ASSERT_TRUE(LocationDescriptor::Encode(1, 7, 4096, 13, 1, &word));
+  d = LocationDescriptor::Decode(word);
+  EXPECT_EQ(d.file_number, 7u);
+  EXPECT_EQ(d.block_offset, 4096u);
+  EXPECT_EQ(d.value_quad, 3u);
+  EXPECT_EQ(d.tag, 1u);
+
+  // What does not fit is not cached.
+  EXPECT_FALSE(LocationDescriptor::Encode(0, 7, 0, 0, 0, &word));
+  EXPECT_FALSE(LocationDescriptor::Encode(16, 7, 0, 0, 0, &word));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 1u << 24, 0, 0, 0, &word));
+  EXPECT_FALSE(
+      LocationDescriptor::Encode(1, 7, uint64_t{1} << 26, 0, 0, &word));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 4096, 0, &word));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 4, &word));
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -7,6 +7,7 @@
 #include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
 #include "port/port.h"
+#include "rocksdb/comparator.h"
 #include "table/block_based/block.h"
 #include "table/block_based/block_based_table_reader.h"
 #include "table/block_based/block_based_table_reader_impl.h"
@@ -77,6 +78,7 @@ LocationCacheGet::LocationCacheGet(LocationCache* cache,
     binding_ = nullptr;
     return;
   }
+  fingerprinted_ = version_.icmp->user_comparator() == BytewiseComparator();
   // Only a read of the latest state may remember a location: an older
   // snapshot may find a version that is not the newest, and a read that
   // ignores range deletions may find one they cover.
@@ -115,11 +117,14 @@ bool LocationCacheGet::TryServe(GetContext* get_context,
     may_populate_ = false;
     return false;
   }
-  slot_ = binding_->Slot(version_.cf_id, key_.user_key());
+  slot_ = binding_->Slot(version_.cf_id, key_.user_key(), &fingerprint_);
   observed_ = slot_->load(std::memory_order_acquire);
   Outcome outcome = Outcome::kMiss;
+  // Another key's descriptor, told by its fingerprint, is a plain miss.
   if (observed_ != 0 &&
-      LocationDescriptor::OwnerOf(observed_) == binding_->owner()) {
+      LocationDescriptor::OwnerOf(observed_) == binding_->owner() &&
+      (!fingerprinted_ ||
+       LocationDescriptor::TagOf(observed_) == fingerprint_)) {
     outcome = Serve(get_context, observed_);
   }
   switch (outcome) {
@@ -182,7 +187,8 @@ LocationCacheGet::Outcome LocationCacheGet::Serve(GetContext* get_context,
       ParsedInternalKey parsed;
       outcome = Outcome::kFalseHit;
       if (biter.SeekForGet(ikey) && biter.Valid() &&
-          biter.ValueOffset() == loc.value_offset &&
+          biter.ValueOffset() >> 2 == loc.value_quad &&
+          TagFor(biter.ValueOffset()) == loc.tag &&
           ParseInternalKey(biter.key(), &parsed, /*log_err_key=*/false)
               .ok() &&
           (parsed.type == kTypeValue || parsed.type == kTypeValueInitial) &&
@@ -215,7 +221,7 @@ void LocationCacheGet::OnFound(const FileMetaData& file,
   uint64_t desired = 0;
   if (!LocationDescriptor::Encode(binding_->owner(), file.fd.GetNumber(),
                                   found_.block_offset, found_.value_offset,
-                                  &desired)) {
+                                  TagFor(found_.value_offset), &desired)) {
     RecordTick(version_.stats, LOCATION_CACHE_POPULATE_SKIPPED);
     return;
   }
@@ -232,7 +238,7 @@ void LocationCacheGet::PopulateFrom(const FileMetaData& file) {
   if (binding_ == nullptr || !may_populate_) {
     return;
   }
-  slot_ = binding_->Slot(version_.cf_id, key_.user_key());
+  slot_ = binding_->Slot(version_.cf_id, key_.user_key(), &fingerprint_);
   observed_ = slot_->load(std::memory_order_acquire);
   PinnableSlice value;
   MergeContext merge_context;

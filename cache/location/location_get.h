@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "cache/location/location_descriptor.h"
 #include "db/dbformat.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
@@ -123,6 +124,12 @@ class LocationCacheGet {
  private:
   enum class Outcome { kHit, kMiss, kStale, kFalseHit };
   Outcome Serve(GetContext* get_context, uint64_t descriptor);
+  // The descriptor tag this key's entry at `value_offset` carries
+  // (location_descriptor.h).
+  uint32_t TagFor(uint32_t value_offset) const {
+    return fingerprinted_ ? fingerprint_
+                          : value_offset & LocationDescriptor::kTagMask;
+  }
 
   LocationCacheBinding* binding_ = nullptr;  // nullptr: inactive
   const LocationCacheVersion& version_;
@@ -131,6 +138,8 @@ class LocationCacheGet {
   bool may_populate_ = false;
   uint64_t epoch_ = 0;
   std::atomic<uint64_t>* slot_ = nullptr;
+  uint32_t fingerprint_ = 0;    // of the key, from its slot hash
+  bool fingerprinted_ = false;  // bytewise comparator: tags are fingerprints
   uint64_t observed_ = 0;
   FoundEntry found_;
   bool listening_ = false;  // found_ is this thread's sink
