@@ -4,6 +4,7 @@
 // the cache) keeps a remembered location from answering.
 
 #include <atomic>
+#include <functional>
 #include <future>
 #include <set>
 #include <thread>
@@ -51,6 +52,16 @@ class LocationCacheDBTest : public DBTestBase {
     const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
     ASSERT_EQ(Get(key), value);
     ASSERT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 1) << key;
+  }
+
+  // An external SST file of what `fill` adds, for ingestion.
+  std::string ExternalFile(const std::function<void(SstFileWriter*)>& fill) {
+    const std::string file = dbname_ + "/ingest.sst";
+    SstFileWriter writer(EnvOptions(), options_);
+    EXPECT_OK(writer.Open(file));
+    fill(&writer);
+    EXPECT_OK(writer.Finish());
+    return file;
   }
 
   Options options_;
@@ -241,11 +252,9 @@ TEST_F(LocationCacheDBTest, IngestionOverACachedKey) {
   ExpectHit("a", "old");
   ExpectHit("b", "kept");
 
-  const std::string file = dbname_ + "/ingest.sst";
-  SstFileWriter writer(EnvOptions(), options_);
-  ASSERT_OK(writer.Open(file));
-  ASSERT_OK(writer.Put("a", "ingested"));
-  ASSERT_OK(writer.Finish());
+  const std::string file = ExternalFile([](SstFileWriter* w) {
+    ASSERT_OK(w->Put("a", "ingested"));
+  });
   ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
   ASSERT_EQ(Get("a"), "ingested");
   ExpectHit("a", "ingested");
@@ -261,11 +270,9 @@ TEST_F(LocationCacheDBTest, ReaderDuringIngestionLeavesNoOlderLocation) {
   ASSERT_OK(Flush());
   ExpectHit("a", "old");
 
-  const std::string file = dbname_ + "/ingest.sst";
-  SstFileWriter writer(EnvOptions(), options_);
-  ASSERT_OK(writer.Open(file));
-  ASSERT_OK(writer.Put("a", "ingested"));
-  ASSERT_OK(writer.Finish());
+  const std::string file = ExternalFile([](SstFileWriter* w) {
+    ASSERT_OK(w->Put("a", "ingested"));
+  });
 
   // The ingestion waits in the MANIFEST write of its new version (DB mutex
   // released, slots already cleared, the file not yet visible) while a
@@ -306,12 +313,10 @@ TEST_F(LocationCacheDBTest, IngestionForgetsOnlyTheIngestedKeys) {
   for (int i = 0; i < 100; ++i) {
     ExpectHit(Key(i), "v" + std::to_string(i));
   }
-  const std::string file = dbname_ + "/ingest.sst";
-  SstFileWriter writer(EnvOptions(), options_);
-  ASSERT_OK(writer.Open(file));
-  ASSERT_OK(writer.Put(Key(10), "ingested"));
-  ASSERT_OK(writer.Delete(Key(20)));
-  ASSERT_OK(writer.Finish());
+  const std::string file = ExternalFile([](SstFileWriter* w) {
+    ASSERT_OK(w->Put(Key(10), "ingested"));
+    ASSERT_OK(w->Delete(Key(20)));
+  });
   const uint64_t invalidated = Ticker(LOCATION_CACHE_INVALIDATE);
   ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
   ASSERT_EQ(Ticker(LOCATION_CACHE_INVALIDATE), invalidated + 2);
@@ -332,11 +337,9 @@ TEST_F(LocationCacheDBTest, IngestedRangeDeletionForgetsEverything) {
   ASSERT_OK(Flush());
   ExpectHit("a", "1");
   ExpectHit("m", "2");
-  const std::string file = dbname_ + "/ingest.sst";
-  SstFileWriter writer(EnvOptions(), options_);
-  ASSERT_OK(writer.Open(file));
-  ASSERT_OK(writer.DeleteRange("k", "n"));
-  ASSERT_OK(writer.Finish());
+  const std::string file = ExternalFile([](SstFileWriter* w) {
+    ASSERT_OK(w->DeleteRange("k", "n"));
+  });
   ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
   ASSERT_EQ(Get("m"), "NOT_FOUND");
   const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
