@@ -21,20 +21,40 @@ bool CraftLevelCheckApplies(TableReaderCaller caller,
   return options != nullptr && options->craft_range_filter;
 }
 
+namespace {
+
+// The table's block-based rep if the file holds an open table reader.
+const BlockBasedTable::Rep* OpenRep(const FileMetaData& file) {
+  // Only a table reader the file already holds (max_open_files = -1, or
+  // loaded earlier): looking one up is a cost the check must not add.
+  // CraftLevelCheckApplies saw a block-based table factory, which opens
+  // only BlockBasedTables.
+  TableReader* reader = file.fd.table_reader;
+  return reader == nullptr
+             ? nullptr
+             : static_cast<const BlockBasedTable*>(reader)->get_rep();
+}
+
+}  // namespace
+
+bool CraftLevelZeroOpensLazily(const LevelFilesBrief& level_zero) {
+  size_t paying = 0;
+  for (size_t i = 0; i < level_zero.num_files; ++i) {
+    const BlockBasedTable::Rep* rep =
+        OpenRep(*level_zero.files[i].file_metadata);
+    if (rep != nullptr && rep->craft != nullptr &&
+        rep->craft->CheckingPaysLately()) {
+      ++paying;
+    }
+  }
+  return 2 * paying > level_zero.num_files;
+}
+
 bool CraftLevelFileMayMatch(const FileMetaData& file,
                             const ReadOptions& read_options,
                             const Slice& internal_target) {
-  // Only a table reader the file already holds (max_open_files = -1, or
-  // loaded earlier): looking one up is a cost the check must not add.
-  TableReader* reader = file.fd.table_reader;
-  if (reader == nullptr) {
-    return true;
-  }
-  // CraftLevelCheckApplies saw a block-based table factory, which opens
-  // only BlockBasedTables.
-  const BlockBasedTable::Rep* rep =
-      static_cast<const BlockBasedTable*>(reader)->get_rep();
-  if (rep->table_properties == nullptr ||
+  const BlockBasedTable::Rep* rep = OpenRep(file);
+  if (rep == nullptr || rep->table_properties == nullptr ||
       rep->table_properties->num_range_deletions > 0) {
     return true;  // CraftSeekMayMatch checks the rest (filter, bound).
   }
@@ -43,9 +63,7 @@ bool CraftLevelFileMayMatch(const FileMetaData& file,
                          internal_target, /*forward=*/true, &checked)) {
     return false;
   }
-  if (checked) {
-    RememberCraftMaybe(rep, internal_target);
-  }
+  RememberCraftMaybe(rep, internal_target, checked);
   return true;
 }
 

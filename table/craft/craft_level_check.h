@@ -10,6 +10,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 struct FileMetaData;
+struct LevelFilesBrief;
 struct MutableCFOptions;
 struct ReadOptions;
 
@@ -19,11 +20,20 @@ struct ReadOptions;
 bool CraftLevelCheckApplies(TableReaderCaller caller,
                             const MutableCFOptions& mutable_cf_options);
 
+// Whether a bounded user iterator should put each L0 file behind a
+// one-file level iterator, whose table iterator is built only if the
+// file's filter lets the seek through: when most L0 files' filters have
+// lately been answering "empty". Where they mostly say "maybe", building
+// every table iterator up front, as upstream does, is cheaper (no heap
+// allocation per file and seek, no level iterator in between).
+bool CraftLevelZeroOpensLazily(const LevelFilesBrief& level_zero);
+
 // False when `file` provably holds no key in [target, iterate_upper_bound)
 // and no range tombstone (whose effect on older levels must not be skipped).
 // A file without a loaded table reader, or one with range tombstones, is
-// "maybe". A "maybe" the filter gave is remembered for the table iterator's
-// own check of the same seek, which then does not ask again.
+// "maybe". A "maybe", or a decision not to ask (sampling), is remembered
+// for the table iterator's own check of the same seek, which then does not
+// decide again.
 bool CraftLevelFileMayMatch(const FileMetaData& file,
                             const ReadOptions& read_options,
                             const Slice& internal_target);

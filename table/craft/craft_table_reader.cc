@@ -108,12 +108,16 @@ void CraftTableReader::CountCheck(bool empty) const {
   }
 }
 
-bool CraftTableReader::ShouldCheck() const {
+bool CraftTableReader::CheckingPaysLately() const {
   const uint32_t checked = recent_checked_.load(std::memory_order_relaxed);
-  if (checked < kWarmupChecks ||
-      100 * static_cast<uint64_t>(
-                recent_empty_.load(std::memory_order_relaxed)) >=
-          kMinEmptyPercent * static_cast<uint64_t>(checked)) {
+  return checked < kWarmupChecks ||
+         100 * static_cast<uint64_t>(
+                   recent_empty_.load(std::memory_order_relaxed)) >=
+             kMinEmptyPercent * static_cast<uint64_t>(checked);
+}
+
+bool CraftTableReader::ShouldCheck() const {
+  if (CheckingPaysLately()) {
     return true;
   }
   const uint32_t skipped = skipped_.load(std::memory_order_relaxed);
@@ -369,15 +373,16 @@ struct CraftMaybe {
   const BlockBasedTable::Rep* rep = nullptr;
   const char* target = nullptr;
   size_t size = 0;
+  bool checked = false;
 };
 thread_local CraftMaybe tls_craft_maybe;
 
 }  // namespace
 
 void RememberCraftMaybe(const BlockBasedTable::Rep* rep,
-                        const Slice& internal_target) {
+                        const Slice& internal_target, bool checked) {
   tls_craft_maybe = CraftMaybe{rep, internal_target.data(),
-                               internal_target.size()};
+                               internal_target.size(), checked};
 }
 
 bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
@@ -395,7 +400,7 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
     if (forward && maybe.rep == rep && maybe.target == internal_target.data() &&
         maybe.size == internal_target.size()) {
       if (checked != nullptr) {
-        *checked = true;  // Its outcome still counts.
+        *checked = maybe.checked;  // Its outcome still counts.
       }
       return true;
     }

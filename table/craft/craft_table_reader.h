@@ -61,6 +61,9 @@ class CraftTableReader {
   // window of a few hundred) are below that, the filter is asked on one seek
   // in eight, which keeps the share current. Skipping is always safe.
   bool ShouldCheck() const;
+  // Whether this table's recent checks came out empty often enough that
+  // every seek asks (ShouldCheck's first test).
+  bool CheckingPaysLately() const;
 
   // Bytes of the partitions and the metadata block, as stored.
   uint64_t stored_bytes() const { return stored_bytes_; }
@@ -123,9 +126,11 @@ bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
 // A forward seek of `internal_target` the filter let through before the
 // table iterator was built (CraftLevelFileMayMatch): that iterator's own
 // check of the same seek, the next on this thread, answers "maybe" without
-// asking again. Any other check forgets it.
+// asking again, and counts the outcome only if the filter was `checked`
+// (else the seek was sampled out, and stays so). Any other check forgets
+// it.
 void RememberCraftMaybe(const BlockBasedTable::Rep* rep,
-                        const Slice& internal_target);
+                        const Slice& internal_target, bool checked);
 
 // After a seek the filter let through: counts a false positive
 // (rocksdb.craft.filter.false.positive) when the table held nothing in the

@@ -454,6 +454,91 @@ TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// L0: a bounded iterator puts each L0 file behind a one-file level
+// iterator, so an empty L0 file gets no table iterator (no index lookup)
+// either; answers match a model in both directions, with an L0 range
+// tombstone too, and unbounded iterators are built as upstream builds them.
+TEST_F(CraftTableTest, LevelZeroFilesOpenOnlyWhereTheFilterAllows) {
+  Options options = CraftOptions(true, 2048);
+  BlockBasedTableOptions table;
+  table.block_size = 512;
+  table.craft_range_filter = true;
+  table.craft_partition_size = 2048;
+  table.cache_index_and_filter_blocks = true;  // Index lookups are counted.
+  options.table_factory.reset(NewBlockBasedTableFactory(table));
+  options.create_if_missing = true;
+  options.disable_auto_compactions = true;
+  options.statistics = CreateDBStatistics();
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "l0db", &db);
+  ASSERT_NE(db, nullptr);
+  auto key_of = [](int i) {
+    char key[16];
+    snprintf(key, sizeof(key), "k%05d", i * 10);
+    return std::string(key);
+  };
+  // Four L0 files over the whole key range: file f holds keys 4i + f.
+  std::set<std::string> keys;
+  for (int f = 0; f < 4; ++f) {
+    for (int i = f; i < 4000; i += 4) {
+      keys.insert(key_of(i));
+      ASSERT_OK(db->Put(WriteOptions(), key_of(i), "v"));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+  }
+  auto check_random_scans = [&](uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (int q = 0; q < 1000; ++q) {
+      const int start = static_cast<int>(rng() % 40000);
+      const int width = 1 + static_cast<int>(rng() % 40);
+      char lo[16], hi[16];
+      snprintf(lo, sizeof(lo), "k%05d", start);
+      snprintf(hi, sizeof(hi), "k%05d", start + width);
+      std::vector<std::string> want(keys.lower_bound(lo),
+                                    keys.lower_bound(hi));
+      ASSERT_EQ(BoundedScan(db.get(), lo, hi, false), want) << lo << " " << hi;
+      ASSERT_EQ(BoundedScan(db.get(), lo, hi, true), want) << lo << " " << hi;
+    }
+  };
+  check_random_scans(31);
+
+  auto index_lookups = [&]() {
+    return options.statistics->getTickerCount(BLOCK_CACHE_INDEX_HIT) +
+           options.statistics->getTickerCount(BLOCK_CACHE_INDEX_MISS);
+  };
+  // Between stored keys every L0 file is empty: without the one-file level
+  // iterators each seek would look up four index blocks.
+  uint64_t before = index_lookups();
+  const int seeks = 500;
+  for (int i = 0; i < seeks; ++i) {
+    char lo[16], hi[16];
+    snprintf(lo, sizeof(lo), "k%05d", i * 70 + 2);
+    snprintf(hi, sizeof(hi), "k%05d", i * 70 + 8);
+    ASSERT_TRUE(BoundedScan(db.get(), lo, hi, false).empty());
+  }
+  EXPECT_LT(index_lookups() - before, seeks / 10u);
+  // An unbounded iterator builds every L0 table iterator up front.
+  before = index_lookups();
+  {
+    std::unique_ptr<Iterator> it(db->NewIterator(ReadOptions()));
+    it->Seek(key_of(7) + "5");
+    ASSERT_TRUE(it->Valid());
+    ASSERT_EQ(it->key().ToString(), key_of(8));
+  }
+  EXPECT_GE(index_lookups() - before, 4u);
+
+  // A range tombstone in a fifth L0 file hides keys of the other four.
+  ASSERT_OK(db->DeleteRange(WriteOptions(), db->DefaultColumnFamily(),
+                            key_of(1000), key_of(3000)));
+  ASSERT_OK(db->Put(WriteOptions(), key_of(3001) + "x", "v"));
+  keys.insert(key_of(3001) + "x");
+  ASSERT_OK(db->Flush(FlushOptions()));
+  keys.erase(keys.lower_bound(key_of(1000)), keys.lower_bound(key_of(3000)));
+  check_random_scans(37);
+  db.reset();
+  ASSERT_OK(DestroyDB(dir_ + "/l0db", options));
+}
+
 // A table whose checks keep coming out non-empty is asked on one seek in
 // eight; once seeks turn empty again, sampled checks notice and every seek
 // is checked again. Answers stay exact throughout.
