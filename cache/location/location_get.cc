@@ -258,6 +258,17 @@ void LocationCacheGet::PopulateFrom(const FileMetaData& file) {
   }
 }
 
+void LocationCacheGet::PopulateAt(const FileMetaData& file,
+                                  const FoundEntry& entry) {
+  if (binding_ == nullptr || !may_populate_) {
+    return;
+  }
+  slot_ = binding_->Slot(version_.cf_id, key_.user_key(), &fingerprint_);
+  observed_ = slot_->load(std::memory_order_acquire);
+  found_ = entry;
+  OnFound(file, MergeContext(), /*is_blob_index=*/false);
+}
+
 LocationCacheMultiGetPopulator::LocationCacheMultiGetPopulator(
     LocationCache* cache, const LocationCacheVersion& version,
     const ReadOptions& read_options)
@@ -285,6 +296,16 @@ void LocationCacheMultiGetPopulator::Note(const KeyContext* key,
   found_.emplace_back(key, file);
 }
 
+void LocationCacheMultiGetPopulator::NoteEntry(const KeyContext* key,
+                                               uint64_t block_offset,
+                                               uint32_t value_offset) {
+  LocationCacheGet::FoundEntry entry;
+  entry.block_offset = block_offset;
+  entry.value_offset = value_offset;
+  entry.valid = true;
+  entries_.emplace_back(key, entry);
+}
+
 void LocationCacheMultiGetPopulator::Populate() {
   if (!active_) {
     return;
@@ -298,7 +319,19 @@ void LocationCacheMultiGetPopulator::Populate() {
     }
     LocationCacheGet get(cache_, version_, read_options_, *key->lkey,
                          /*may_populate=*/true);
-    get.PopulateFrom(*file);
+    // The entry the batch reported for this key, the latest if several.
+    const LocationCacheGet::FoundEntry* entry = nullptr;
+    for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+      if (it->first == key) {
+        entry = &it->second;
+        break;
+      }
+    }
+    if (entry != nullptr) {
+      get.PopulateAt(*file, *entry);
+    } else {
+      get.PopulateFrom(*file);
+    }
   }
 }
 
@@ -307,6 +340,14 @@ void NoteLocationCacheMultiGetFound(const KeyContext* key,
   LocationCacheMultiGetPopulator* populator = tls_multiget;
   if (populator != nullptr) {
     populator->Note(key, file);
+  }
+}
+
+void NoteLocationOfMultiGetEntry(const KeyContext* key, uint64_t block_offset,
+                                 uint32_t value_offset) {
+  LocationCacheMultiGetPopulator* populator = tls_multiget;
+  if (populator != nullptr) {
+    populator->NoteEntry(key, block_offset, value_offset);
   }
 }
 

@@ -111,7 +111,7 @@ class LocationCacheGet {
 
   // MultiGet population: reads the slot (TryServe's job on the Get path)
   // and looks the key up again in `file`, the table that answered it in the
-  // batch, to learn the entry's location. False when not populating.
+  // batch, to learn the entry's location.
   void PopulateFrom(const FileMetaData& file);
 
   // Set by NoteLocationOfFoundEntry.
@@ -120,6 +120,10 @@ class LocationCacheGet {
     uint32_t value_offset = 0;
     bool valid = false;
   };
+
+  // MultiGet population where the batch's table lookup reported the entry
+  // that answered the key (NoteLocationOfMultiGetEntry): no second lookup.
+  void PopulateAt(const FileMetaData& file, const FoundEntry& entry);
 
  private:
   enum class Outcome { kHit, kMiss, kStale, kFalseHit };
@@ -147,10 +151,11 @@ class LocationCacheGet {
 };
 
 // Version::MultiGet: notes which table answered each key of the batch
-// (MultiGetFromSST calls NoteLocationCacheMultiGetFound) and, once the batch
-// is done, remembers those keys' locations. MultiGet's batched table path
-// does not report entries, so each such key is looked up once more in its
-// table, whose blocks the batch just read: misses pay that, hits nothing.
+// (MultiGetFromSST calls NoteLocationCacheMultiGetFound) and the entry that
+// did (BlockBasedTable::MultiGet calls NoteLocationOfMultiGetEntry), and,
+// once the batch is done, remembers those keys' locations. A key whose
+// entry was not reported (another table path) is looked up once more in its
+// table, whose blocks the batch just read.
 class LocationCacheMultiGetPopulator {
  public:
   LocationCacheMultiGetPopulator(LocationCache* cache,
@@ -164,6 +169,8 @@ class LocationCacheMultiGetPopulator {
       const LocationCacheMultiGetPopulator&) = delete;
 
   void Note(const KeyContext* key, const FileMetaData* file);
+  void NoteEntry(const KeyContext* key, uint64_t block_offset,
+                 uint32_t value_offset);
   void Populate();
 
  private:
@@ -173,9 +180,16 @@ class LocationCacheMultiGetPopulator {
   bool active_ = false;
   LocationCacheMultiGetPopulator* outer_ = nullptr;
   std::vector<std::pair<const KeyContext*, const FileMetaData*>> found_;
+  std::vector<std::pair<const KeyContext*, LocationCacheGet::FoundEntry>>
+      entries_;
 };
 
 void NoteLocationCacheMultiGetFound(const KeyContext* key,
                                     const FileMetaData* file);
+
+// BlockBasedTable::MultiGet, when an entry decided `key`'s lookup: its data
+// block and the offset of its value within the block.
+void NoteLocationOfMultiGetEntry(const KeyContext* key, uint64_t block_offset,
+                                 uint32_t value_offset);
 
 }  // namespace ROCKSDB_NAMESPACE
