@@ -385,14 +385,15 @@ void RememberCraftMaybe(const BlockBasedTable::Rep* rep,
                                internal_target.size(), checked};
 }
 
-bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
-                       const ReadOptions& read_options,
-                       TableReaderCaller caller, const Slice& internal_target,
-                       bool forward, bool* checked) {
+bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
+                             const ReadOptions& read_options,
+                             TableReaderCaller caller,
+                             const Slice& internal_target, bool forward,
+                             bool* checked) {
   const CraftTableReader* craft = rep->craft.get();
   if (craft == nullptr || caller == TableReaderCaller::kCompaction ||
       internal_target.size() < kNumInternalBytes) {
-    return true;  // (Before any thread-local: tables without a filter.)
+    return true;  // (Before any thread-local.)
   }
   if (tls_craft_maybe.rep != nullptr) {
     const CraftMaybe maybe = tls_craft_maybe;

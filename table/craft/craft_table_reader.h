@@ -118,10 +118,21 @@ std::string DescribeCraftFilter(const std::string& path,
 // no key in [target, iterate_upper_bound) (forward) or
 // [iterate_lower_bound, target] (backward). Never for compaction reads.
 // `*checked` (optional) says whether the filter was asked.
-bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
-                       const ReadOptions& read_options,
-                       TableReaderCaller caller, const Slice& internal_target,
-                       bool forward, bool* checked = nullptr);
+bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
+                             const ReadOptions& read_options,
+                             TableReaderCaller caller,
+                             const Slice& internal_target, bool forward,
+                             bool* checked);
+// Inline, so that every seek of a table without a filter pays one load.
+inline bool CraftSeekMayMatch(const BlockBasedTable::Rep* rep,
+                              const ReadOptions& read_options,
+                              TableReaderCaller caller,
+                              const Slice& internal_target, bool forward,
+                              bool* checked = nullptr) {
+  return rep->craft == nullptr ||
+         CraftFilterSeekMayMatch(rep, read_options, caller, internal_target,
+                                 forward, checked);
+}
 
 // A forward seek of `internal_target` the filter let through before the
 // table iterator was built (CraftLevelFileMayMatch): that iterator's own
