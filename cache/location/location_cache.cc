@@ -255,16 +255,6 @@ std::atomic<uint64_t>* LocationCacheBinding::Slot(
   return shared_->slot(hash);
 }
 
-void LocationCacheBinding::Invalidate(uint32_t cf_id,
-                                      const Slice& user_key) const {
-  std::atomic<uint64_t>* s = Slot(cf_id, user_key);
-  // Another owner's descriptor in this slot is cleared too: a lost entry,
-  // never a wrong one. The load keeps clean slots' cache lines clean.
-  if (s->load(std::memory_order_relaxed) != 0) {
-    s->store(0, std::memory_order_seq_cst);
-  }
-}
-
 bool LocationCacheBinding::Populate(std::atomic<uint64_t>* slot,
                                     uint64_t observed, uint64_t desired,
                                     uint64_t epoch) const {

@@ -126,7 +126,16 @@ class LocationCacheBinding : public LocationCache {
                                      std::memory_order_seq_cst);
   }
   static bool Ingesting(uint64_t epoch) { return epoch >= kIngestingOne; }
-  void Invalidate(uint32_t cf_id, const Slice& user_key) const;
+  void Invalidate(uint32_t cf_id, const Slice& user_key) const {
+    ClearSlot(Slot(cf_id, user_key));
+  }
+  // Another owner's descriptor in the slot is cleared too: a lost entry,
+  // never a wrong one. The load keeps clean slots' cache lines clean.
+  static void ClearSlot(std::atomic<uint64_t>* slot) {
+    if (slot->load(std::memory_order_relaxed) != 0) {
+      slot->store(0, std::memory_order_seq_cst);
+    }
+  }
   size_t InvalidateAll() { return shared_->ClearOwner(owner_); }
 
   // Publishes `desired` in `slot` if it still holds `observed` and this

@@ -5,6 +5,7 @@
 #include "db/dbformat.h"
 #include "db/external_sst_file_ingestion_job.h"
 #include "monitoring/statistics_impl.h"
+#include "port/port.h"
 #include "rocksdb/sst_file_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -18,20 +19,39 @@ LocationCacheFlushInvalidator::LocationCacheFlushInvalidator(
 }
 
 LocationCacheFlushInvalidator::~LocationCacheFlushInvalidator() {
+  ClearPending();
   if (invalidated_ > 0) {
     RecordTick(stats_, LOCATION_CACHE_INVALIDATE, invalidated_);
   }
 }
 
 void LocationCacheFlushInvalidator::OnKey(const Slice& internal_key) {
-  if (binding_ != nullptr && !cleared_all_) {
-    binding_->Invalidate(cf_id_, ExtractUserKey(internal_key));
-    ++invalidated_;
+  if (binding_ == nullptr || cleared_all_) {
+    return;
+  }
+  std::atomic<uint64_t>* slot =
+      binding_->Slot(cf_id_, ExtractUserKey(internal_key));
+  PREFETCH(slot, 1 /* write */, 1 /* locality */);
+  std::atomic<uint64_t>*& oldest = pending_[next_pending_++ % kPipeline];
+  if (oldest != nullptr) {
+    LocationCacheBinding::ClearSlot(oldest);
+  }
+  oldest = slot;
+  ++invalidated_;
+}
+
+void LocationCacheFlushInvalidator::ClearPending() {
+  for (std::atomic<uint64_t>*& slot : pending_) {
+    if (slot != nullptr) {
+      LocationCacheBinding::ClearSlot(slot);
+      slot = nullptr;
+    }
   }
 }
 
 void LocationCacheFlushInvalidator::OnRangeTombstone() {
   if (binding_ != nullptr && !cleared_all_) {
+    ClearPending();
     invalidated_ += binding_->InvalidateAll();
     cleared_all_ = true;
   }

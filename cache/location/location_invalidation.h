@@ -8,6 +8,8 @@
 
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "rocksdb/rocksdb_namespace.h"
@@ -22,8 +24,11 @@ struct Options;
 class Statistics;
 
 // One per table built by a flush (db/builder.cc). Construction bumps the
-// owner's epoch; every key added clears its slot; a range tombstone clears
-// all of this DB's slots, since the keys it covers are not enumerable.
+// owner's epoch; every key added clears its slot (a few keys later, after a
+// prefetch of the slot's line, so that the flush does not wait on each
+// slot's memory miss; all before the table is installed); a range tombstone
+// clears all of this DB's slots, since the keys it covers are not
+// enumerable.
 class LocationCacheFlushInvalidator {
  public:
   LocationCacheFlushInvalidator(LocationCache* cache, uint32_t cf_id,
@@ -38,11 +43,16 @@ class LocationCacheFlushInvalidator {
   void OnRangeTombstone();
 
  private:
+  static constexpr size_t kPipeline = 8;  // slots prefetched, not cleared yet
+  void ClearPending();
+
   LocationCacheBinding* const binding_;
   const uint32_t cf_id_;
   Statistics* const stats_;
   uint64_t invalidated_ = 0;
   bool cleared_all_ = false;
+  std::array<std::atomic<uint64_t>*, kPipeline> pending_{};
+  size_t next_pending_ = 0;
 };
 
 // External file ingestion (DBImpl::IngestExternalFiles), from when its
