@@ -94,6 +94,52 @@ class CraftTableTest : public testing::Test {
 
   // The keys in [lo, hi), by a forward scan from Seek(lo) or a backward
   // one from SeekToLast, with both bounds set.
+  // 512-byte blocks, CRaFT with 2 KiB partitions, index blocks through the
+  // block cache (so that index lookups are counted), no auto compactions.
+  Options IndexCountingOptions() {
+    Options options = CraftOptions(true, 2048);
+    BlockBasedTableOptions table;
+    table.block_size = 512;
+    table.craft_range_filter = true;
+    table.craft_partition_size = 2048;
+    table.cache_index_and_filter_blocks = true;
+    options.table_factory.reset(NewBlockBasedTableFactory(table));
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;
+    options.statistics = CreateDBStatistics();
+    return options;
+  }
+
+  static uint64_t IndexLookups(const Options& options) {
+    return options.statistics->getTickerCount(BLOCK_CACHE_INDEX_HIT) +
+           options.statistics->getTickerCount(BLOCK_CACHE_INDEX_MISS);
+  }
+
+  // "k%05d" of i * 10: keys with room for empty ranges between them.
+  static std::string TenthKey(int i) {
+    char key[16];
+    snprintf(key, sizeof(key), "k%05d", i * 10);
+    return key;
+  }
+
+  // Random bounded scans of widths 1..max_width over k00000..k39999, both
+  // directions, against `keys`.
+  static void CheckRandomScans(DB* db, const std::set<std::string>& keys,
+                               uint64_t seed, int queries, int max_width) {
+    std::mt19937_64 rng(seed);
+    for (int q = 0; q < queries; ++q) {
+      const int start = static_cast<int>(rng() % 40000);
+      const int width = 1 + static_cast<int>(rng() % max_width);
+      char lo[16], hi[16];
+      snprintf(lo, sizeof(lo), "k%05d", start);
+      snprintf(hi, sizeof(hi), "k%05d", start + width);
+      std::vector<std::string> want(keys.lower_bound(lo),
+                                    keys.lower_bound(hi));
+      ASSERT_EQ(BoundedScan(db, lo, hi, false), want) << lo << " " << hi;
+      ASSERT_EQ(BoundedScan(db, lo, hi, true), want) << lo << " " << hi;
+    }
+  }
+
   static std::vector<std::string> BoundedScan(DB* db, const std::string& lo,
                                               const std::string& hi,
                                               bool reverse) {
@@ -332,28 +378,15 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
 // iterator, so an empty file costs no index lookup; a file with range
 // tombstones is always searched, since they may hide older levels' keys.
 TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
-  Options options = CraftOptions(true, 2048);
-  BlockBasedTableOptions table;
-  table.block_size = 512;
-  table.craft_range_filter = true;
-  table.craft_partition_size = 2048;
-  table.cache_index_and_filter_blocks = true;  // Index lookups are counted.
-  options.table_factory.reset(NewBlockBasedTableFactory(table));
-  options.create_if_missing = true;
-  options.disable_auto_compactions = true;
+  Options options = IndexCountingOptions();
   options.num_levels = 3;
   options.target_file_size_base = 16 << 10;  // Several files per level.
-  options.statistics = CreateDBStatistics();
   const std::string dbname = dir_ + "/leveldb";
   std::unique_ptr<DB> db;
   OpenFresh(options, "leveldb", &db);
   ASSERT_NE(db, nullptr);
   std::set<std::string> keys;
-  auto key_of = [](int i) {
-    char key[16];
-    snprintf(key, sizeof(key), "k%05d", i * 10);
-    return std::string(key);
-  };
+  auto key_of = TenthKey;
   // L2: keys 0, 4, 8, ...; L1: keys 1, 5, 9, ...; each written in four
   // flushed chunks so that each level has several files.
   const std::string value(100, 'v');
@@ -398,25 +431,8 @@ TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
   auto scan = [&](const std::string& lo, const std::string& hi, bool reverse) {
     return BoundedScan(db.get(), lo, hi, reverse);
   };
-  auto index_lookups = [&]() {
-    return options.statistics->getTickerCount(BLOCK_CACHE_INDEX_HIT) +
-           options.statistics->getTickerCount(BLOCK_CACHE_INDEX_MISS);
-  };
-  auto check_random_scans = [&](uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    for (int q = 0; q < 2000; ++q) {
-      const int start = static_cast<int>(rng() % 40000);
-      const int width = 1 + static_cast<int>(rng() % 30);
-      char lo[16], hi[16];
-      snprintf(lo, sizeof(lo), "k%05d", start);
-      snprintf(hi, sizeof(hi), "k%05d", start + width);
-      std::vector<std::string> want(keys.lower_bound(lo),
-                                    keys.lower_bound(hi));
-      ASSERT_EQ(scan(lo, hi, /*reverse=*/false), want) << lo << " " << hi;
-      ASSERT_EQ(scan(lo, hi, /*reverse=*/true), want) << lo << " " << hi;
-    }
-  };
-  check_random_scans(23);
+  auto index_lookups = [&]() { return IndexLookups(options); };
+  CheckRandomScans(db.get(), keys, 23, 2000, 30);
 
   // Ranges between stored keys (k..2 to k..8) are empty in both levels:
   // no file iterator is built, so no index block is looked up.
@@ -449,7 +465,7 @@ TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
   ASSERT_OK(db->Put(WriteOptions(), key_of(3001), "new"));
   keys.insert(key_of(3001));
   flush_to_l1();
-  check_random_scans(29);
+  CheckRandomScans(db.get(), keys, 29, 2000, 30);
   db.reset();
   ASSERT_OK(DestroyDB(dbname, options));
 }
@@ -459,24 +475,11 @@ TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
 // either; answers match a model in both directions, with an L0 range
 // tombstone too, and unbounded iterators are built as upstream builds them.
 TEST_F(CraftTableTest, LevelZeroFilesOpenOnlyWhereTheFilterAllows) {
-  Options options = CraftOptions(true, 2048);
-  BlockBasedTableOptions table;
-  table.block_size = 512;
-  table.craft_range_filter = true;
-  table.craft_partition_size = 2048;
-  table.cache_index_and_filter_blocks = true;  // Index lookups are counted.
-  options.table_factory.reset(NewBlockBasedTableFactory(table));
-  options.create_if_missing = true;
-  options.disable_auto_compactions = true;
-  options.statistics = CreateDBStatistics();
+  Options options = IndexCountingOptions();
   std::unique_ptr<DB> db;
   OpenFresh(options, "l0db", &db);
   ASSERT_NE(db, nullptr);
-  auto key_of = [](int i) {
-    char key[16];
-    snprintf(key, sizeof(key), "k%05d", i * 10);
-    return std::string(key);
-  };
+  auto key_of = TenthKey;
   // Four L0 files over the whole key range: file f holds keys 4i + f.
   std::set<std::string> keys;
   for (int f = 0; f < 4; ++f) {
@@ -486,26 +489,9 @@ TEST_F(CraftTableTest, LevelZeroFilesOpenOnlyWhereTheFilterAllows) {
     }
     ASSERT_OK(db->Flush(FlushOptions()));
   }
-  auto check_random_scans = [&](uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    for (int q = 0; q < 1000; ++q) {
-      const int start = static_cast<int>(rng() % 40000);
-      const int width = 1 + static_cast<int>(rng() % 40);
-      char lo[16], hi[16];
-      snprintf(lo, sizeof(lo), "k%05d", start);
-      snprintf(hi, sizeof(hi), "k%05d", start + width);
-      std::vector<std::string> want(keys.lower_bound(lo),
-                                    keys.lower_bound(hi));
-      ASSERT_EQ(BoundedScan(db.get(), lo, hi, false), want) << lo << " " << hi;
-      ASSERT_EQ(BoundedScan(db.get(), lo, hi, true), want) << lo << " " << hi;
-    }
-  };
-  check_random_scans(31);
+  CheckRandomScans(db.get(), keys, 31, 1000, 40);
 
-  auto index_lookups = [&]() {
-    return options.statistics->getTickerCount(BLOCK_CACHE_INDEX_HIT) +
-           options.statistics->getTickerCount(BLOCK_CACHE_INDEX_MISS);
-  };
+  auto index_lookups = [&]() { return IndexLookups(options); };
   // Between stored keys every L0 file is empty: without the one-file level
   // iterators each seek would look up four index blocks.
   uint64_t before = index_lookups();
@@ -534,7 +520,7 @@ TEST_F(CraftTableTest, LevelZeroFilesOpenOnlyWhereTheFilterAllows) {
   keys.insert(key_of(3001) + "x");
   ASSERT_OK(db->Flush(FlushOptions()));
   keys.erase(keys.lower_bound(key_of(1000)), keys.lower_bound(key_of(3000)));
-  check_random_scans(37);
+  CheckRandomScans(db.get(), keys, 37, 1000, 40);
   db.reset();
   ASSERT_OK(DestroyDB(dir_ + "/l0db", options));
 }
