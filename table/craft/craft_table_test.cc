@@ -2,6 +2,7 @@
 // flush, compaction), readable by a reader that knows nothing of it, and
 // without false negatives when read back.
 
+#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -25,20 +26,28 @@ class CraftTableTest : public testing::Test {
     ASSERT_OK(Env::Default()->CreateDirIfMissing(dir_));
   }
 
-  Options CraftOptions(bool on, uint32_t partition_size = 1024) {
+  // 512-byte blocks; `adjust` changes further table options.
+  Options CraftOptions(
+      bool on, uint32_t partition_size = 1024,
+      const std::function<void(BlockBasedTableOptions*)>& adjust = nullptr) {
     Options options;
     BlockBasedTableOptions table;
     table.block_size = 512;
     table.craft_range_filter = on;
     table.craft_partition_size = partition_size;
+    if (adjust) {
+      adjust(&table);
+    }
     options.table_factory.reset(NewBlockBasedTableFactory(table));
     return options;
   }
 
-  // A DB with the filter on (2 KiB partitions), statistics, and tables
-  // staying where the test puts them.
-  Options SeekTestOptions() {
-    Options options = CraftOptions(true, 2048);
+  // A DB with the filter on (2 KiB partitions by default), statistics, and
+  // tables staying where the test puts them.
+  Options SeekTestOptions(
+      uint32_t partition_size = 2048,
+      const std::function<void(BlockBasedTableOptions*)>& adjust = nullptr) {
+    Options options = CraftOptions(true, partition_size, adjust);
     options.create_if_missing = true;
     options.disable_auto_compactions = true;
     options.statistics = CreateDBStatistics();
@@ -94,20 +103,12 @@ class CraftTableTest : public testing::Test {
 
   // The keys in [lo, hi), by a forward scan from Seek(lo) or a backward
   // one from SeekToLast, with both bounds set.
-  // 512-byte blocks, CRaFT with 2 KiB partitions, index blocks through the
-  // block cache (so that index lookups are counted), no auto compactions.
+  // SeekTestOptions with index blocks in the block cache, so that index
+  // lookups are counted.
   Options IndexCountingOptions() {
-    Options options = CraftOptions(true, 2048);
-    BlockBasedTableOptions table;
-    table.block_size = 512;
-    table.craft_range_filter = true;
-    table.craft_partition_size = 2048;
-    table.cache_index_and_filter_blocks = true;
-    options.table_factory.reset(NewBlockBasedTableFactory(table));
-    options.create_if_missing = true;
-    options.disable_auto_compactions = true;
-    options.statistics = CreateDBStatistics();
-    return options;
+    return SeekTestOptions(2048, [](BlockBasedTableOptions* table) {
+      table->cache_index_and_filter_blocks = true;
+    });
   }
 
   static uint64_t IndexLookups(const Options& options) {
@@ -574,18 +575,12 @@ TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
 // answered without one (no_block_cache).
 TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
   for (const bool use_block_cache : {true, false}) {
-    Options options;
-    BlockBasedTableOptions table;
-    table.block_size = 512;
-    table.craft_range_filter = true;
-    table.craft_partition_size = 1024;
     std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-    table.block_cache = use_block_cache ? cache : nullptr;
-    table.no_block_cache = !use_block_cache;
-    options.table_factory.reset(NewBlockBasedTableFactory(table));
-    options.create_if_missing = true;
-    options.disable_auto_compactions = true;
-    options.statistics = CreateDBStatistics();
+    Options options =
+        SeekTestOptions(1024, [&](BlockBasedTableOptions* table) {
+          table->block_cache = use_block_cache ? cache : nullptr;
+          table->no_block_cache = !use_block_cache;
+        });
     const std::string dbname = dir_ + "/cachedb";
     std::unique_ptr<DB> db;
     OpenFresh(options, "cachedb", &db);
@@ -634,19 +629,14 @@ TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {
                              true},
                         Case{PinningTier::kAll, false, true, true},
                         Case{PinningTier::kNone, true, false, false}}) {
-    Options options;
-    BlockBasedTableOptions table;
-    table.block_size = 512;
-    table.craft_range_filter = true;
-    table.craft_partition_size = 1024;
     std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-    table.block_cache = cache;
-    table.metadata_cache_options.partition_pinning = c.partition_pinning;
-    table.pin_l0_filter_and_index_blocks_in_cache = c.pin_l0;
-    options.table_factory.reset(NewBlockBasedTableFactory(table));
-    options.create_if_missing = true;
-    options.disable_auto_compactions = true;
-    options.statistics = CreateDBStatistics();
+    Options options =
+        SeekTestOptions(1024, [&](BlockBasedTableOptions* table) {
+          table->block_cache = cache;
+          table->metadata_cache_options.partition_pinning =
+              c.partition_pinning;
+          table->pin_l0_filter_and_index_blocks_in_cache = c.pin_l0;
+        });
     const std::string dbname = dir_ + "/pindb";
     std::unique_ptr<DB> db;
     OpenFresh(options, "pindb", &db);
