@@ -5,6 +5,7 @@ set(LODESTONE_LIB_SOURCES
   cache/location/location_cache.cc
   cache/location/location_get.cc
   cache/location/location_invalidation.cc
+  cache/location/version_file_memo.cc
   # db/tombstone: initial puts, tombstone statistics and picker, conversion
   db/tombstone/initial_chains.cc
   db/tombstone/initial_put_contract.cc

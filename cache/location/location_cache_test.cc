@@ -1,7 +1,15 @@
 #include "rocksdb/location_cache.h"
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "cache/location/location_descriptor.h"
+#include "db/dbformat.h"
+#include "rocksdb/comparator.h"
 #include "rocksdb/convenience.h"
+#include "table/block_based/block.h"
+#include "table/block_based/block_builder.h"
 #include "test_util/testharness.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -85,6 +93,55 @@ TEST(LocationDescriptorTest, RoundTripAndLimits) {
       LocationDescriptor::Encode(1, 7, uint64_t{1} << 26, 0, 0, &word));
   EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 4096, 0, &word));
   EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 4, &word));
+}
+
+// A hit finds its entry by value offset alone (DataBlockIter::SeekToValueQuad,
+// patch 0026): every entry is found by its own offset, with its key and
+// value, and an offset where no value starts finds nothing.
+TEST(LocationBlockSeekTest, FindsEveryEntryByItsValueOffsetAndNothingElse) {
+  for (int restart_interval : {1, 4, 16}) {
+    BlockBuilder builder(restart_interval);
+    std::vector<std::string> keys;
+    std::vector<std::string> values;
+    for (int i = 0; i < 300; ++i) {
+      // Shared prefixes of several lengths, empty and long values.
+      std::string user_key = "key" + std::to_string(1000 + i / 3);
+      user_key.append(static_cast<size_t>(i % 3), 'x');
+      keys.push_back(
+          InternalKey(user_key, 500 - i, kTypeValue).Encode().ToString());
+      values.push_back(std::string(static_cast<size_t>(i % 7) * 9, 'v'));
+      builder.Add(keys.back(), values.back());
+    }
+    BlockContents contents;
+    contents.data = builder.Finish();
+    Block block(std::move(contents));
+
+    std::vector<uint32_t> offsets;
+    std::unique_ptr<DataBlockIter> scan(block.NewDataIterator(
+        BytewiseComparator(), kDisableGlobalSequenceNumber));
+    for (scan->SeekToFirst(); scan->Valid(); scan->Next()) {
+      offsets.push_back(scan->ValueOffset());
+    }
+    ASSERT_EQ(offsets.size(), keys.size());
+    std::set<uint32_t> quads;
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      std::unique_ptr<DataBlockIter> iter(block.NewDataIterator(
+          BytewiseComparator(), kDisableGlobalSequenceNumber));
+      ASSERT_TRUE(iter->SeekToValueQuad(offsets[i] >> 2)) << i;
+      EXPECT_EQ(iter->key().ToString(), keys[i]);
+      EXPECT_EQ(iter->value().ToString(), values[i]);
+      quads.insert(offsets[i] >> 2);
+    }
+    ASSERT_EQ(quads.size(), offsets.size());  // one entry per quad
+    const uint32_t past_end = static_cast<uint32_t>(block.size() / 4) + 2;
+    for (uint32_t quad = 0; quad < past_end; ++quad) {
+      if (quads.count(quad) == 0) {
+        std::unique_ptr<DataBlockIter> iter(block.NewDataIterator(
+            BytewiseComparator(), kDisableGlobalSequenceNumber));
+        EXPECT_FALSE(iter->SeekToValueQuad(quad)) << quad;
+      }
+    }
+  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE

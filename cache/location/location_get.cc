@@ -1,6 +1,7 @@
 #include "cache/location/location_get.h"
 
 #include "cache/location/location_cache_impl.h"
+#include "cache/location/version_file_memo.h"
 #include "db/dbformat.h"
 #include "db/merge_context.h"
 #include "db/table_cache.h"
@@ -149,7 +150,7 @@ LocationCacheGet::Outcome LocationCacheGet::Serve(GetContext* get_context,
   const LocationDescriptor loc = LocationDescriptor::Decode(descriptor);
   // A file no longer in this reader's Version: dropped lazily, here.
   const FileMetaData* file =
-      version_.vstorage->GetFileMetaDataByNumber(loc.file_number);
+      FindFileInVersion(version_.vstorage, loc.file_number);
   if (file == nullptr) {
     return Outcome::kStale;
   }
@@ -180,18 +181,20 @@ LocationCacheGet::Outcome LocationCacheGet::Serve(GetContext* get_context,
       DataBlockIter biter;
       table->NewDataBlockIterator<DataBlockIter>(read_options_, block, &biter,
                                                  Status::OK());
-      // The same positioning as BlockBasedTable::Get: landing exactly on
-      // the remembered entry proves the descriptor was written for this key
-      // and that its newest version is visible to this read.
+      // The remembered entry, found by its offset alone. It was the newest
+      // version of its key in this immutable file when remembered, so its
+      // key, type and a sequence number this read may see prove it is what
+      // a seek for the key would return (a newer version anywhere else
+      // invalidated the slot).
       const Slice ikey = key_.internal_key();
       ParsedInternalKey parsed;
       outcome = Outcome::kFalseHit;
-      if (biter.SeekForGet(ikey) && biter.Valid() &&
-          biter.ValueOffset() >> 2 == loc.value_quad &&
+      if (biter.SeekToValueQuad(loc.value_quad) &&
           TagFor(biter.ValueOffset()) == loc.tag &&
           ParseInternalKey(biter.key(), &parsed, /*log_err_key=*/false)
               .ok() &&
           (parsed.type == kTypeValue || parsed.type == kTypeValueInitial) &&
+          parsed.sequence <= GetInternalKeySeqno(ikey) &&
           version_.icmp->user_comparator()->Equal(parsed.user_key,
                                                   key_.user_key())) {
         bool matched = false;
