@@ -75,6 +75,8 @@ lodestone_upstream_test(db/compaction/compaction_picker_test.cc)
 # Get/MultiGet).
 lodestone_upstream_test(db/version_set_test.cc)
 lodestone_upstream_test(db/external_sst_file_basic_test.cc FILTER "-*Slow*")
+# 0026 a data block iterator positioned by value offset: the block tests.
+lodestone_upstream_test(table/block_based/block_test.cc)
 # 0013/0014/0023 the CRaFT filter in the block-based table: upstream's
 # table, table reader and iterator tests again with the filter in every
 # table (bounded seeks in db_iterator_test go through it). Left out, because
