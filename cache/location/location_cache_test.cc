@@ -97,49 +97,68 @@ TEST(LocationDescriptorTest, RoundTripAndLimits) {
 
 // A hit finds its entry by value offset alone (DataBlockIter::SeekToValueQuad,
 // patch 0026): every entry is found by its own offset, with its key and
-// value, and an offset where no value starts finds nothing.
+// value, and an offset where no value starts finds nothing. Per key-value
+// checksums (block_protection_bytes_per_key) check the entry index the seek
+// keeps: an index off by one fails the checksum.
+namespace {
+
+void CheckSeekToValueQuad(int restart_interval, uint8_t protection_bytes) {
+  SCOPED_TRACE("restart_interval " + std::to_string(restart_interval) +
+               ", protection bytes " + std::to_string(protection_bytes));
+  BlockBuilder builder(restart_interval);
+  std::vector<std::string> keys;
+  std::vector<std::string> values;
+  for (int i = 0; i < 300; ++i) {
+    // Shared prefixes of several lengths, empty and long values.
+    std::string user_key = "key" + std::to_string(1000 + i / 3);
+    user_key.append(static_cast<size_t>(i % 3), 'x');
+    keys.push_back(
+        InternalKey(user_key, 500 - i, kTypeValue).Encode().ToString());
+    values.push_back(std::string(static_cast<size_t>(i % 7) * 9, 'v'));
+    builder.Add(keys.back(), values.back());
+  }
+  BlockContents contents;
+  contents.data = builder.Finish();
+  Block block(std::move(contents));
+  if (protection_bytes > 0) {
+    block.InitializeDataBlockProtectionInfo(protection_bytes,
+                                            BytewiseComparator());
+  }
+  auto new_iter = [&block]() {
+    return std::unique_ptr<DataBlockIter>(block.NewDataIterator(
+        BytewiseComparator(), kDisableGlobalSequenceNumber));
+  };
+
+  std::vector<uint32_t> offsets;
+  std::unique_ptr<DataBlockIter> scan = new_iter();
+  for (scan->SeekToFirst(); scan->Valid(); scan->Next()) {
+    offsets.push_back(scan->ValueOffset());
+  }
+  ASSERT_EQ(offsets.size(), keys.size());
+  std::set<uint32_t> quads;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    std::unique_ptr<DataBlockIter> iter = new_iter();
+    ASSERT_TRUE(iter->SeekToValueQuad(offsets[i] >> 2)) << i;
+    ASSERT_OK(iter->status());
+    EXPECT_EQ(iter->key().ToString(), keys[i]);
+    EXPECT_EQ(iter->value().ToString(), values[i]);
+    quads.insert(offsets[i] >> 2);
+  }
+  ASSERT_EQ(quads.size(), offsets.size());  // one entry per quad
+  const uint32_t past_end = static_cast<uint32_t>(block.size() / 4) + 2;
+  for (uint32_t quad = 0; quad < past_end; ++quad) {
+    if (quads.count(quad) == 0) {
+      EXPECT_FALSE(new_iter()->SeekToValueQuad(quad)) << quad;
+    }
+  }
+}
+
+}  // namespace
+
 TEST(LocationBlockSeekTest, FindsEveryEntryByItsValueOffsetAndNothingElse) {
   for (int restart_interval : {1, 4, 16}) {
-    BlockBuilder builder(restart_interval);
-    std::vector<std::string> keys;
-    std::vector<std::string> values;
-    for (int i = 0; i < 300; ++i) {
-      // Shared prefixes of several lengths, empty and long values.
-      std::string user_key = "key" + std::to_string(1000 + i / 3);
-      user_key.append(static_cast<size_t>(i % 3), 'x');
-      keys.push_back(
-          InternalKey(user_key, 500 - i, kTypeValue).Encode().ToString());
-      values.push_back(std::string(static_cast<size_t>(i % 7) * 9, 'v'));
-      builder.Add(keys.back(), values.back());
-    }
-    BlockContents contents;
-    contents.data = builder.Finish();
-    Block block(std::move(contents));
-
-    std::vector<uint32_t> offsets;
-    std::unique_ptr<DataBlockIter> scan(block.NewDataIterator(
-        BytewiseComparator(), kDisableGlobalSequenceNumber));
-    for (scan->SeekToFirst(); scan->Valid(); scan->Next()) {
-      offsets.push_back(scan->ValueOffset());
-    }
-    ASSERT_EQ(offsets.size(), keys.size());
-    std::set<uint32_t> quads;
-    for (size_t i = 0; i < offsets.size(); ++i) {
-      std::unique_ptr<DataBlockIter> iter(block.NewDataIterator(
-          BytewiseComparator(), kDisableGlobalSequenceNumber));
-      ASSERT_TRUE(iter->SeekToValueQuad(offsets[i] >> 2)) << i;
-      EXPECT_EQ(iter->key().ToString(), keys[i]);
-      EXPECT_EQ(iter->value().ToString(), values[i]);
-      quads.insert(offsets[i] >> 2);
-    }
-    ASSERT_EQ(quads.size(), offsets.size());  // one entry per quad
-    const uint32_t past_end = static_cast<uint32_t>(block.size() / 4) + 2;
-    for (uint32_t quad = 0; quad < past_end; ++quad) {
-      if (quads.count(quad) == 0) {
-        std::unique_ptr<DataBlockIter> iter(block.NewDataIterator(
-            BytewiseComparator(), kDisableGlobalSequenceNumber));
-        EXPECT_FALSE(iter->SeekToValueQuad(quad)) << quad;
-      }
+    for (uint8_t protection_bytes : {0, 8}) {
+      CheckSeekToValueQuad(restart_interval, protection_bytes);
     }
   }
 }
