@@ -44,7 +44,10 @@ LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache,
                                                const Slice& user_key)
     : LocationCacheReadScope(cache) {
   if (binding_ != nullptr) {
-    PREFETCH(binding_->Slot(cf_id, user_key), 0 /* rw */, 1 /* locality */);
+    slot_ = binding_->Slot(cf_id, user_key, &fingerprint_);
+    cf_id_ = cf_id;
+    key_ = user_key;
+    PREFETCH(slot_, 0 /* rw */, 1 /* locality */);
   }
 }
 
@@ -84,6 +87,9 @@ LocationCacheGet::LocationCacheGet(LocationCache* cache,
   // snapshot may find a version that is not the newest, and a read that
   // ignores range deletions may find one they cover.
   const LocationCacheReadScope* scope = tls_read_scope;
+  if (scope != nullptr && scope->binding() == binding_) {
+    scope_ = scope;
+  }
   may_populate_ = may_populate && scope != nullptr &&
                   scope->binding() == binding_ &&
                   read_options_.snapshot == nullptr &&
@@ -118,7 +124,12 @@ bool LocationCacheGet::TryServe(GetContext* get_context,
     may_populate_ = false;
     return false;
   }
-  slot_ = binding_->Slot(version_.cf_id, key_.user_key(), &fingerprint_);
+  slot_ = scope_ != nullptr ? scope_->SlotFor(version_.cf_id,
+                                              key_.user_key(), &fingerprint_)
+                            : nullptr;
+  if (slot_ == nullptr) {
+    slot_ = binding_->Slot(version_.cf_id, key_.user_key(), &fingerprint_);
+  }
   observed_ = slot_->load(std::memory_order_acquire);
   Outcome outcome = Outcome::kMiss;
   // Another key's descriptor, told by its fingerprint, is a plain miss.

@@ -64,10 +64,25 @@ class LocationCacheReadScope {
   LocationCacheBinding* binding() const { return binding_; }
   uint64_t epoch() const { return epoch_; }
 
+  // The slot and fingerprint the prefetching constructor computed, if it
+  // was for this (column family, user key): saves hashing the key twice.
+  std::atomic<uint64_t>* SlotFor(uint32_t cf_id, const Slice& user_key,
+                                 uint32_t* fingerprint) const {
+    if (slot_ == nullptr || cf_id != cf_id_ || user_key != key_) {
+      return nullptr;
+    }
+    *fingerprint = fingerprint_;
+    return slot_;
+  }
+
  private:
   LocationCacheBinding* binding_ = nullptr;
   uint64_t epoch_ = 0;
   const LocationCacheReadScope* outer_ = nullptr;
+  std::atomic<uint64_t>* slot_ = nullptr;  // prefetched
+  uint32_t fingerprint_ = 0;
+  uint32_t cf_id_ = 0;
+  Slice key_;  // the caller's, alive for the whole read
 };
 
 // BlockBasedTable::Get, when an entry decided the lookup: its data block
@@ -148,6 +163,7 @@ class LocationCacheGet {
   FoundEntry found_;
   bool listening_ = false;  // found_ is this thread's sink
   FoundEntry* outer_sink_ = nullptr;
+  const LocationCacheReadScope* scope_ = nullptr;  // of this thread's read
 };
 
 // Version::MultiGet: notes which table answered each key of the batch
