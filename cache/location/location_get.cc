@@ -30,8 +30,8 @@ thread_local LocationCacheMultiGetPopulator* tls_multiget = nullptr;
 
 }  // namespace
 
-LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache)
-    : binding_(ActiveLocationCache(cache)) {
+void LocationCacheReadScope::Open(LocationCache* cache) {
+  binding_ = ActiveLocationCache(cache);
   if (binding_ != nullptr) {
     epoch_ = binding_->Epoch();
     outer_ = tls_read_scope;
@@ -39,10 +39,9 @@ LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache)
   }
 }
 
-LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache,
-                                               uint32_t cf_id,
-                                               const Slice& user_key)
-    : LocationCacheReadScope(cache) {
+void LocationCacheReadScope::Open(LocationCache* cache, uint32_t cf_id,
+                                  const Slice& user_key) {
+  Open(cache);
   if (binding_ != nullptr) {
     slot_ = binding_->Slot(cf_id, user_key, &fingerprint_);
     cf_id_ = cf_id;
@@ -51,11 +50,7 @@ LocationCacheReadScope::LocationCacheReadScope(LocationCache* cache,
   }
 }
 
-LocationCacheReadScope::~LocationCacheReadScope() {
-  if (binding_ != nullptr) {
-    tls_read_scope = outer_;
-  }
-}
+void LocationCacheReadScope::Close() { tls_read_scope = outer_; }
 
 void NoteLocationOfFoundEntry(uint64_t block_offset, uint32_t value_offset) {
   LocationCacheGet::FoundEntry* sink = tls_found_sink;
@@ -66,14 +61,8 @@ void NoteLocationOfFoundEntry(uint64_t block_offset, uint32_t value_offset) {
   }
 }
 
-LocationCacheGet::LocationCacheGet(LocationCache* cache,
-                                   const LocationCacheVersion& version,
-                                   const ReadOptions& read_options,
-                                   const LookupKey& key, bool may_populate)
-    : binding_(ActiveLocationCache(cache)),
-      version_(version),
-      read_options_(read_options),
-      key_(key) {
+void LocationCacheGet::Init(LocationCache* cache, bool may_populate) {
+  binding_ = ActiveLocationCache(cache);
   if (binding_ == nullptr) {
     return;
   }
@@ -102,19 +91,12 @@ LocationCacheGet::LocationCacheGet(LocationCache* cache,
   }
 }
 
-LocationCacheGet::~LocationCacheGet() {
-  if (listening_) {
-    tls_found_sink = outer_sink_;
-  }
-}
+void LocationCacheGet::StopListening() { tls_found_sink = outer_sink_; }
 
-bool LocationCacheGet::TryServe(GetContext* get_context,
-                                const MergeContext& merge_context,
-                                SequenceNumber max_covering_tombstone_seq,
-                                ReadCallback* callback, bool do_merge) {
-  if (binding_ == nullptr) {
-    return false;
-  }
+bool LocationCacheGet::TryServeActive(GetContext* get_context,
+                                      const MergeContext& merge_context,
+                                      SequenceNumber max_covering_tombstone_seq,
+                                      ReadCallback* callback, bool do_merge) {
   // Merge operands or a covering range tombstone from the memtables, a read
   // callback (WritePrepared/WriteUnprepared) or an operands-only read need
   // the full search.
@@ -225,10 +207,10 @@ LocationCacheGet::Outcome LocationCacheGet::Serve(GetContext* get_context,
   return outcome;
 }
 
-void LocationCacheGet::OnFound(const FileMetaData& file,
-                               const MergeContext& merge_context,
-                               bool is_blob_index) {
-  if (!may_populate_ || slot_ == nullptr || !found_.valid ||
+void LocationCacheGet::Remember(const FileMetaData& file,
+                                const MergeContext& merge_context,
+                                bool is_blob_index) {
+  if (slot_ == nullptr || !found_.valid ||
       merge_context.GetNumOperands() > 0 || is_blob_index) {
     return;
   }

@@ -51,12 +51,25 @@ struct ReadOptions;
 class LocationCacheReadScope {
  public:
   // Also starts loading the key's slot, whose memory miss then overlaps the
-  // memtable lookups.
+  // memtable lookups. Inline so that a DB without a location cache pays one
+  // null check per read (the same for every member below).
   LocationCacheReadScope(LocationCache* cache, uint32_t cf_id,
-                         const Slice& user_key);
+                         const Slice& user_key) {
+    if (cache != nullptr) {
+      Open(cache, cf_id, user_key);
+    }
+  }
   // MultiGet: no prefetch.
-  explicit LocationCacheReadScope(LocationCache* cache);
-  ~LocationCacheReadScope();
+  explicit LocationCacheReadScope(LocationCache* cache) {
+    if (cache != nullptr) {
+      Open(cache);
+    }
+  }
+  ~LocationCacheReadScope() {
+    if (binding_ != nullptr) {
+      Close();
+    }
+  }
 
   LocationCacheReadScope(const LocationCacheReadScope&) = delete;
   LocationCacheReadScope& operator=(const LocationCacheReadScope&) = delete;
@@ -76,6 +89,10 @@ class LocationCacheReadScope {
   }
 
  private:
+  void Open(LocationCache* cache);
+  void Open(LocationCache* cache, uint32_t cf_id, const Slice& user_key);
+  void Close();
+
   LocationCacheBinding* binding_ = nullptr;
   uint64_t epoch_ = 0;
   const LocationCacheReadScope* outer_ = nullptr;
@@ -108,8 +125,17 @@ class LocationCacheGet {
   // locations.
   LocationCacheGet(LocationCache* cache, const LocationCacheVersion& version,
                    const ReadOptions& read_options, const LookupKey& key,
-                   bool may_populate);
-  ~LocationCacheGet();
+                   bool may_populate)
+      : version_(version), read_options_(read_options), key_(key) {
+    if (cache != nullptr) {
+      Init(cache, may_populate);
+    }
+  }
+  ~LocationCacheGet() {
+    if (listening_) {
+      StopListening();
+    }
+  }
 
   LocationCacheGet(const LocationCacheGet&) = delete;
   LocationCacheGet& operator=(const LocationCacheGet&) = delete;
@@ -118,11 +144,19 @@ class LocationCacheGet {
   // is in `get_context`, whose state is kFound); false to search as usual.
   bool TryServe(GetContext* get_context, const MergeContext& merge_context,
                 SequenceNumber max_covering_tombstone_seq,
-                ReadCallback* callback, bool do_merge);
+                ReadCallback* callback, bool do_merge) {
+    return binding_ != nullptr &&
+           TryServeActive(get_context, merge_context,
+                          max_covering_tombstone_seq, callback, do_merge);
+  }
 
   // The table search found the key in `file` (state kFound).
   void OnFound(const FileMetaData& file, const MergeContext& merge_context,
-               bool is_blob_index);
+               bool is_blob_index) {
+    if (may_populate_) {
+      Remember(file, merge_context, is_blob_index);
+    }
+  }
 
   // MultiGet population: reads the slot (TryServe's job on the Get path)
   // and looks the key up again in `file`, the table that answered it in the
@@ -142,6 +176,14 @@ class LocationCacheGet {
 
  private:
   enum class Outcome { kHit, kMiss, kStale, kFalseHit };
+  void Init(LocationCache* cache, bool may_populate);
+  void StopListening();
+  bool TryServeActive(GetContext* get_context,
+                      const MergeContext& merge_context,
+                      SequenceNumber max_covering_tombstone_seq,
+                      ReadCallback* callback, bool do_merge);
+  void Remember(const FileMetaData& file, const MergeContext& merge_context,
+                bool is_blob_index);
   Outcome Serve(GetContext* get_context, uint64_t descriptor);
   // The descriptor tag this key's entry at `value_offset` carries
   // (location_descriptor.h).
