@@ -23,6 +23,7 @@ set(LODESTONE_LIB_SOURCES
   table/craft/craft_table_writer.cc
   table/craft/craft_test_defaults.cc
   table/craft/louds_sparse.cc
+  table/craft/order_preserving_code.cc
   table/craft/rank_select.cc
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc

@@ -72,7 +72,8 @@ lodestone_gtest(initial_put_test
 
 # table/craft: the trie (property tests, SuRF regressions, decoder fuzzing).
 lodestone_gtest(louds_sparse_test
-  SOURCES ${LODESTONE_ROOT}/table/craft/louds_sparse_test.cc)
+  SOURCES ${LODESTONE_ROOT}/table/craft/louds_sparse_test.cc
+          ${LODESTONE_ROOT}/table/craft/order_preserving_code_test.cc)
 lodestone_gtest(craft_filter_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_filter_test.cc)
 lodestone_gtest(craft_table_test

@@ -26,8 +26,14 @@ struct CraftFilterOptions {
   // Target encoded size of one partition; 0 means kDefaultPartitionSize.
   uint32_t partition_size = 0;
   LoudsSparseOptions trie;
+  // Code the keys with an order-preserving code fitted to the table's first
+  // keys when that saves at least an eighth of their trie bytes (text keys;
+  // FORMAT.md, format 3). The code in trie.key_code, if any, is replaced.
+  bool key_coding = true;
 
   static constexpr uint32_t kDefaultPartitionSize = 16 * 1024;
+  // Key bytes sampled to fit the code.
+  static constexpr size_t kKeyCodeSampleBytes = 64 * 1024;
 };
 
 struct CraftPartitionInfo {
@@ -56,9 +62,17 @@ class CraftFilterBuilder {
   uint64_t num_keys() const { return num_keys_; }
 
  private:
+  void AddKey(const Slice& user_key, uint32_t data_block);
   void CutPartition();
+  // Fits the key code to the sampled keys (or decides against one), then
+  // adds them.
+  void ChooseKeyCode();
 
   CraftFilterOptions options_;
+  // The first keys and their data blocks, held until the key code is chosen.
+  bool sampling_;
+  std::vector<std::pair<std::string, uint32_t>> sample_;
+  size_t sample_bytes_ = 0;
   LoudsSparseBuilder trie_;
   std::vector<std::string> partitions_;
   std::vector<CraftPartitionInfo> infos_;

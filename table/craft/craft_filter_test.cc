@@ -95,6 +95,60 @@ TEST(CraftFilterTest, NoFalseNegativesAcrossPartitions) {
   }
 }
 
+// Text keys get the order-preserving key code (format 3 partitions), fitted
+// to the first keys; uniform binary keys keep their bytes (format 2). No
+// false negatives either way, also for keys unlike the sampled ones.
+TEST(CraftFilterTest, KeyCodeOnlyWhereItPays) {
+  std::mt19937_64 rng(17);
+  for (const bool text : {true, false}) {
+    std::set<std::string> keys;
+    while (keys.size() < 20000) {
+      std::string k;
+      if (text) {
+        const size_t len = 3 + rng() % 9;
+        for (size_t i = 0; i < len; ++i) k.push_back('a' + rng() % 26);
+        k += std::to_string(rng() % 100) + "@example.com";
+      } else {
+        for (int i = 0; i < 8; ++i) k.push_back(static_cast<char>(rng()));
+      }
+      keys.insert(k);
+    }
+    // Past the sample: keys of other bytes the code was not fitted to.
+    for (int i = 0; i < 500; ++i) {
+      keys.insert(std::string("\xfe") + RandomKey(rng, 12));
+    }
+    Built built = BuildFilter(keys, 16384, 16);
+    for (const std::string& p : built.partitions) {
+      ASSERT_EQ(p[0], text ? 3 : 2);
+    }
+    CraftMetadata metadata;
+    ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
+    CraftFilterReader reader(metadata);
+    Loader tries(built);
+    const CraftPartitionLoader loader = tries.Get();
+    for (const std::string& k : keys) {
+      ASSERT_TRUE(reader.RangeMayExist(k, k + std::string(1, '\0'), loader));
+    }
+    for (int q = 0; q < 20000; ++q) {
+      std::string lo, hi;
+      if (text) {
+        for (size_t i = 1 + rng() % 8; i > 0; --i)
+          lo.push_back('a' + rng() % 26);
+        hi = lo + std::string(1 + rng() % 2, static_cast<char>(rng()));
+      } else {
+        lo = RandomKey(rng, 10);
+        hi = RandomKey(rng, 10);
+      }
+      if (hi < lo) std::swap(lo, hi);
+      auto it = keys.lower_bound(lo);
+      const bool truth = it != keys.end() && *it < hi;
+      ASSERT_TRUE(!truth || reader.RangeMayExist(lo, hi, loader))
+          << text << " [" << Slice(lo).ToString(true) << ", "
+          << Slice(hi).ToString(true) << ")";
+    }
+  }
+}
+
 TEST(CraftFilterTest, PartitionsHonourTheTargetSize) {
   std::mt19937_64 rng(3);
   std::set<std::string> keys;

@@ -187,8 +187,7 @@ Status CraftTableReader::LoadPartition(size_t index,
     return LoadCachedPartition(index, partition, pin);
   }
   *partition = pinned_[index].load(std::memory_order_acquire);
-  return *partition != nullptr ? Status::OK()
-                               : PinPartition(index, partition);
+  return *partition != nullptr ? Status::OK() : PinPartition(index, partition);
 }
 
 Status CraftTableReader::LoadCachedPartition(size_t index,
@@ -211,8 +210,8 @@ Status CraftTableReader::LoadCachedPartition(size_t index,
         rep_->table_options.cache_index_and_filter_blocks_with_high_priority
             ? Cache::Priority::HIGH
             : Cache::Priority::LOW;
-    s = cache->Insert(key.AsSlice(), trie.get(), &kPartitionCacheHelper,
-                      charge, &handle, priority);
+    s = cache->Insert(key.AsSlice(), trie.get(), &kPartitionCacheHelper, charge,
+                      &handle, priority);
     if (!s.ok()) {
       // A full cache with a strict limit: answer from a private copy.
       *partition = trie.get();
@@ -352,16 +351,23 @@ std::string DescribeCraftFilter(const std::string& path,
     return "CRaFT range filter: unreadable (" + s.ToString() + ")\n";
   }
   const uint64_t keys = filter.metadata.num_keys();
-  char buf[256];
+  size_t coded = 0;  // Partitions storing coded keys (format 3).
+  for (const LoudsSparse& p : filter.partitions) {
+    coded += p.key_code() != nullptr;
+  }
+  char buf[320];
   snprintf(
       buf, sizeof(buf),
       "CRaFT range filter\n"
       "------------------------------\n"
       "  partitions: %zu\n  keys: %" PRIu64 "\n  bytes: %" PRIu64
-      "\n  bits per key: %.2f\n",
+      "\n  bits per key: %.2f\n  order-preserving key code: %s\n",
       filter.metadata.partitions().size(), keys, filter.bytes,
       keys ? 8.0 * static_cast<double>(filter.bytes) / static_cast<double>(keys)
-           : 0.0);
+           : 0.0,
+      coded == 0
+          ? "no"
+          : (coded == filter.partitions.size() ? "yes" : "some partitions"));
   return buf;
 }
 
@@ -381,8 +387,8 @@ thread_local CraftMaybe tls_craft_maybe;
 
 void RememberCraftMaybe(const BlockBasedTable::Rep* rep,
                         const Slice& internal_target, bool checked) {
-  tls_craft_maybe = CraftMaybe{rep, internal_target.data(),
-                               internal_target.size(), checked};
+  tls_craft_maybe =
+      CraftMaybe{rep, internal_target.data(), internal_target.size(), checked};
 }
 
 bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
@@ -407,7 +413,7 @@ bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
     }
   }
   const Slice* bound = forward ? read_options.iterate_upper_bound
-                                : read_options.iterate_lower_bound;
+                               : read_options.iterate_lower_bound;
   if (bound == nullptr || !craft->ShouldCheck()) {
     return true;  // Unbounded, or mostly non-empty here lately.
   }
@@ -440,10 +446,10 @@ void NoteCraftSeekOutcome(const BlockBasedTable::Rep* rep,
   if (valid && internal_key.size() >= kNumInternalBytes) {
     const Comparator* ucmp = rep->internal_comparator.user_comparator();
     const Slice user_key = ExtractUserKey(internal_key);
-    in_range = forward ? ucmp->Compare(user_key,
-                                       *read_options.iterate_upper_bound) < 0
-                       : ucmp->Compare(user_key,
-                                       *read_options.iterate_lower_bound) >= 0;
+    in_range =
+        forward
+            ? ucmp->Compare(user_key, *read_options.iterate_upper_bound) < 0
+            : ucmp->Compare(user_key, *read_options.iterate_lower_bound) >= 0;
   }
   if (!in_range) {
     RecordTick(rep->ioptions.stats, CRAFT_FILTER_FALSE_POSITIVE);

@@ -13,6 +13,7 @@ namespace {
 
 constexpr uint8_t kFormatPlainLabels = 1;    // A byte per label.
 constexpr uint8_t kFormatCompactLabels = 2;  // Per-level label coding.
+constexpr uint8_t kFormatCodedKeys = 3;      // Format 2 over coded keys.
 constexpr uint32_t kPlainLabelBits = 8;
 constexpr uint8_t kFlagEmptyKey = 1;
 constexpr uint32_t kMaxRealBits = 56;
@@ -213,6 +214,9 @@ LoudsSparseBuilder::LoudsSparseBuilder(const LoudsSparseOptions& options)
     : options_(options) {
   options_.real_suffix_bits = std::min(options_.real_suffix_bits, kMaxRealBits);
   options_.hash_suffix_bits = std::min(options_.hash_suffix_bits, kMaxHashBits);
+  if (!options_.compact_labels) {
+    options_.key_code.reset();  // Format 1 has no key code.
+  }
 }
 
 LoudsSparseBuilder::Level& LoudsSparseBuilder::LevelAt(size_t depth) {
@@ -228,7 +232,14 @@ uint64_t LoudsSparseBuilder::Suffix(const Slice& key, size_t cut) const {
          CraftHashBits(key, options_.hash_suffix_bits);
 }
 
-void LoudsSparseBuilder::Add(const Slice& key) {
+void LoudsSparseBuilder::Add(const Slice& user_key) {
+  Slice key = user_key;
+  if (options_.key_code != nullptr) {
+    // Coding keeps order; two keys it merges (zero padding) are one here.
+    coded_.clear();
+    options_.key_code->Encode(user_key, &coded_);
+    key = coded_;
+  }
   if (has_pending_) {
     const int cmp = key.compare(pending_);
     if (cmp == 0) {
@@ -288,7 +299,8 @@ size_t LoudsSparseBuilder::EstimatedSize() const {
   const size_t label_bytes =
       options_.compact_labels ? num_edges_ * 3 / 4 : num_edges_;
   return 16 + label_bytes + num_edges_ / 4 + num_edges_ / 8 +
-         static_cast<size_t>(num_keys_) * suffix_bits / 8 + 32;
+         static_cast<size_t>(num_keys_) * suffix_bits / 8 + 32 +
+         (options_.key_code != nullptr ? 96 : 0);  // The code's lengths.
 }
 
 void LoudsSparseBuilder::Finish(std::string* out) {
@@ -314,10 +326,9 @@ void LoudsSparseBuilder::Finish(std::string* out) {
     PutVarint64(&level_codes, level.labels.size());
     level_codes.push_back(static_cast<char>(best));
     for (unsigned char label : level.labels) {
-      label_stream.Write(best == kPlainLabelBits ? kPlainLabelBits : best,
-                         best == kPlainLabelBits
-                             ? label
-                             : label & ((1u << best) - 1));
+      label_stream.Write(
+          best == kPlainLabelBits ? kPlainLabelBits : best,
+          best == kPlainLabelBits ? label : label & ((1u << best) - 1));
     }
     if (best < kPlainLabelBits) {
       uint64_t prev = 0;
@@ -348,8 +359,10 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   }
 
   const bool compact = options_.compact_labels;
-  out->push_back(
-      static_cast<char>(compact ? kFormatCompactLabels : kFormatPlainLabels));
+  const OrderPreservingCode* code = options_.key_code.get();
+  out->push_back(static_cast<char>(
+      code != nullptr ? kFormatCodedKeys
+                      : (compact ? kFormatCompactLabels : kFormatPlainLabels)));
   out->push_back(static_cast<char>(empty_key_ ? kFlagEmptyKey : 0));
   out->push_back(static_cast<char>(options_.real_suffix_bits));
   out->push_back(static_cast<char>(options_.hash_suffix_bits));
@@ -357,6 +370,9 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   PutVarint64(out, edges);
   PutVarint64(out, nodes);
   PutVarint64(out, leaves);
+  if (code != nullptr) {
+    code->EncodeTo(out);
+  }
   if (compact) {
     PutVarint64(out, levels_.size());
     out->append(level_codes);
@@ -386,7 +402,8 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
     return corrupt("truncated header");
   }
   const uint8_t version = static_cast<uint8_t>(in[0]);
-  if (version != kFormatPlainLabels && version != kFormatCompactLabels) {
+  if (version != kFormatPlainLabels && version != kFormatCompactLabels &&
+      version != kFormatCodedKeys) {
     return corrupt("unknown format version");
   }
   const uint8_t flags = static_cast<uint8_t>(in[1]);
@@ -402,12 +419,21 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
       !GetVarint64(&in, &nodes) || !GetVarint64(&in, &leaves)) {
     return corrupt("truncated counts");
   }
+  std::shared_ptr<OrderPreservingCode> code;
+  if (version == kFormatCodedKeys) {
+    code = std::make_shared<OrderPreservingCode>();
+    Status s = OrderPreservingCode::DecodeFrom(&in, code.get());
+    if (!s.ok()) {
+      return s;
+    }
+  }
+  const bool compact = version != kFormatPlainLabels;
   const uint64_t width = real_bits + hash_bits;
-  // Format 2: per level its edge count and label coding, then the length of
-  // the label stream stored after the suffixes.
+  // Formats 2 and 3: per level its edge count and label coding, then the length
+  // of the label stream stored after the suffixes.
   std::vector<std::pair<uint64_t, uint32_t>> level_codes;
   uint64_t label_bits = 0;
-  if (version == kFormatCompactLabels) {
+  if (compact) {
     uint64_t num_levels;
     if (!GetVarint64(&in, &num_levels) || num_levels > in.size()) {
       return corrupt("truncated level codes");
@@ -438,13 +464,14 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
   const size_t label_bytes = version == kFormatPlainLabels
                                  ? static_cast<size_t>(edges)
                                  : 8 * Words(static_cast<size_t>(label_bits));
-  const size_t expected = label_bytes +
-                          8 * (2 * Words(edges) + Words(nodes) +
-                               Words(static_cast<size_t>(leaves * width)));
+  const size_t expected =
+      label_bytes + 8 * (2 * Words(edges) + Words(nodes) +
+                         Words(static_cast<size_t>(leaves * width)));
   if (in.size() != expected) {
     return corrupt("size does not match counts");
   }
   LoudsSparse t;
+  t.code_ = std::move(code);
   t.real_bits_ = real_bits;
   t.hash_bits_ = hash_bits;
   t.empty_key_ = (flags & kFlagEmptyKey) != 0;
@@ -464,12 +491,12 @@ Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
   if (!GetWords(&in, static_cast<size_t>(leaves * width), &t.suffixes_)) {
     return corrupt("suffixes");
   }
-  if (version == kFormatCompactLabels) {
+  if (compact) {
     if (!GetWords(&in, static_cast<size_t>(label_bits), &words)) {
       return corrupt("labels");
     }
-    Status s = t.DecodeLabels(level_codes, words,
-                              static_cast<size_t>(label_bits));
+    Status s =
+        t.DecodeLabels(level_codes, words, static_cast<size_t>(label_bits));
     if (!s.ok()) {
       return s;
     }
@@ -559,8 +586,8 @@ Status LoudsSparse::DecodeLabels(
           return corrupt("bad label gap");
         }
         high += gap;
-        labels_[e] = static_cast<char>(
-            (high << low) | static_cast<uint8_t>(labels_[e]));
+        labels_[e] =
+            static_cast<char>((high << low) | static_cast<uint8_t>(labels_[e]));
       }
     }
     first += n;
@@ -735,7 +762,66 @@ LoudsSparse::Found LoudsSparse::SeekGE(const Slice& target,
   }
 }
 
+namespace {
+
+// A key coded into a stack buffer when it fits (a seek allocates nothing).
+class CodedKey {
+ public:
+  CodedKey(const OrderPreservingCode& code, const Slice& key,
+           bool append_zero) {
+    const size_t max = OrderPreservingCode::MaxEncodedLength(key.size()) + 1;
+    char* out = inline_;
+    if (max > sizeof(inline_)) {
+      heap_.resize(max);
+      out = &heap_[0];
+    }
+    size_t n = code.Encode(key, out);
+    if (append_zero) {
+      out[n++] = '\0';
+    }
+    slice_ = Slice(out, n);
+  }
+  CodedKey(const CodedKey&) = delete;
+  CodedKey& operator=(const CodedKey&) = delete;
+  const Slice& slice() const { return slice_; }
+
+ private:
+  char inline_[128];
+  std::string heap_;
+  Slice slice_;
+};
+
+}  // namespace
+
 bool LoudsSparse::RangeMayExist(const Slice& lo, const Slice& hi) const {
+  if (code_ == nullptr) {
+    return StoredRangeMayExist(lo, hi);
+  }
+  if (hi.compare(lo) <= 0) {
+    return false;
+  }
+  // k < hi codes to at most Code(hi) (zero padding may tie), so the coded
+  // range ends just after Code(hi).
+  const CodedKey coded_lo(*code_, lo, false);
+  const CodedKey coded_hi(*code_, hi, true);
+  return StoredRangeMayExist(coded_lo.slice(), coded_hi.slice());
+}
+
+bool LoudsSparse::KeyMayExist(const Slice& key) const {
+  if (code_ == nullptr) {
+    return StoredKeyMayExist(key);
+  }
+  return StoredKeyMayExist(CodedKey(*code_, key, false).slice());
+}
+
+uint64_t LoudsSparse::CountLess(const Slice& x) const {
+  if (code_ == nullptr) {
+    return StoredCountLess(x);
+  }
+  return StoredCountLess(CodedKey(*code_, x, false).slice());
+}
+
+bool LoudsSparse::StoredRangeMayExist(const Slice& lo, const Slice& hi) const {
   if (hi.compare(lo) <= 0) {
     return false;
   }
@@ -760,7 +846,7 @@ bool LoudsSparse::RangeMayExist(const Slice& lo, const Slice& hi) const {
   return path.compare(hi) < 0;
 }
 
-bool LoudsSparse::KeyMayExist(const Slice& key) const {
+bool LoudsSparse::StoredKeyMayExist(const Slice& key) const {
   if (labels_.empty()) {
     return empty_key_ && key.empty();
   }
@@ -807,7 +893,7 @@ uint64_t LoudsSparse::CountBelow(size_t a, size_t b) const {
   return count;
 }
 
-uint64_t LoudsSparse::CountLess(const Slice& x) const {
+uint64_t LoudsSparse::StoredCountLess(const Slice& x) const {
   if (labels_.empty()) {
     return empty_key_ && !x.empty() ? 1 : 0;
   }
@@ -833,8 +919,8 @@ uint64_t LoudsSparse::CountLess(const Slice& x) const {
       continue;
     }
     const size_t leaf = LeafIndex(lo);
-    if (CompareBits(RealSuffix(leaf),
-                    CraftRealBits(x, depth + 1, real_bits_)) < 0) {
+    if (CompareBits(RealSuffix(leaf), CraftRealBits(x, depth + 1, real_bits_)) <
+        0) {
       ++count;
     }
     return count;

@@ -8,12 +8,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/craft/order_preserving_code.h"
 #include "table/craft/rank_select.h"
 #include "util/autovector.h"
 
@@ -26,6 +28,9 @@ struct LoudsSparseOptions {
   // unary high parts where that is smaller than a byte each (FORMAT.md).
   // False writes format 1 (a byte per label), which every reader decodes.
   bool compact_labels = true;
+  // Format 3: the trie holds the keys coded with this order-preserving code
+  // (with compact labels only). Null: the keys as they are.
+  std::shared_ptr<const OrderPreservingCode> key_code;
 };
 
 class LoudsSparseBuilder {
@@ -57,6 +62,7 @@ class LoudsSparseBuilder {
   Level& LevelAt(size_t depth);
 
   LoudsSparseOptions options_;
+  std::string coded_;  // Add's key, coded (format 3).
   std::vector<Level> levels_;
   std::string pending_;
   bool has_pending_ = false;
@@ -93,8 +99,12 @@ class LoudsSparse {
     return sizeof(*this) + labels_.capacity() + has_child_.HeapBytes() +
            louds_.HeapBytes() + prefix_key_.HeapBytes() +
            suffixes_.capacity() * sizeof(uint64_t) + chain_labels_.capacity() +
-           chain_edges_.capacity() * sizeof(size_t);
+           chain_edges_.capacity() * sizeof(size_t) +
+           (code_ != nullptr ? sizeof(OrderPreservingCode) : 0);
   }
+
+  // The code the keys are stored in (format 3), or null.
+  const OrderPreservingCode* key_code() const { return code_.get(); }
 
  private:
   // The first stored (cut) key that may be >= a seek target.
@@ -107,6 +117,11 @@ class LoudsSparse {
     // below the bound, 1 when it is not (path and leaf are then unset).
     int decided = 0;
   };
+
+  // The queries above, on keys as stored (coded in format 3).
+  bool StoredRangeMayExist(const Slice& lo, const Slice& hi) const;
+  bool StoredKeyMayExist(const Slice& key) const;
+  uint64_t StoredCountLess(const Slice& x) const;
 
   // With `bound`, stops once the key's known prefix compares decidedly
   // with it (Found::decided).
@@ -148,6 +163,7 @@ class LoudsSparse {
   uint64_t RealSuffix(size_t leaf) const;
   uint64_t HashSuffix(size_t leaf) const;
 
+  std::shared_ptr<const OrderPreservingCode> code_;
   uint32_t real_bits_ = 0;
   uint32_t hash_bits_ = 0;
   bool empty_key_ = false;

@@ -4,6 +4,7 @@
 #include "table/craft/louds_sparse.h"
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -45,6 +46,32 @@ std::string BigEndian(uint64_t v) {
   std::string k(8, '\0');
   for (int i = 7; i >= 0; --i, v >>= 8) k[i] = static_cast<char>(v & 0xff);
   return k;
+}
+
+// A code fitted to the keys' bytes (format 3).
+std::shared_ptr<const OrderPreservingCode> FittedCode(
+    const std::set<std::string>& keys) {
+  uint64_t weights[256] = {};
+  for (const std::string& k : keys) {
+    for (char c : k) ++weights[static_cast<uint8_t>(c)];
+  }
+  return std::make_shared<OrderPreservingCode>(
+      OrderPreservingCode::Optimal(weights));
+}
+
+// Coding may merge keys (zero padding), so the trie may count fewer.
+LoudsSparse BuildCoded(const std::set<std::string>& keys,
+                       LoudsSparseOptions options, std::string* block) {
+  options.key_code = FittedCode(keys);
+  LoudsSparseBuilder builder(options);
+  for (const std::string& k : keys) builder.Add(k);
+  block->clear();
+  builder.Finish(block);
+  EXPECT_EQ((*block)[0], 3);
+  LoudsSparse trie;
+  EXPECT_OK(LoudsSparse::Decode(*block, &trie));
+  EXPECT_LE(trie.num_keys(), keys.size());
+  return trie;
 }
 
 }  // namespace
@@ -117,14 +144,88 @@ TEST(LoudsSparseTest, NoFalseNegativesOnRandomKeySets) {
   EXPECT_GT(positives, queries / 10);  // The queries were not all empty.
 }
 
+// Format 3 (keys stored coded): the same guarantees on the queries' own
+// keys, including bytes the code was not fitted to.
+TEST(LoudsSparseTest, CodedKeysHaveNoFalseNegatives) {
+  std::mt19937_64 rng(20261125);
+  const std::string alphabets[] = {std::string("ab"),
+                                   std::string("\x00\x01\xff", 3),
+                                   std::string("abcdefghijklmnopqrstuvwxyz"),
+                                   std::string("\x00\x7f\x80\xfe\xff", 5)};
+  uint64_t queries = 0, positives = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const std::string& alphabet = alphabets[round % 4];
+    std::set<std::string> keys;
+    const int n = 1 + static_cast<int>(rng() % 60);
+    for (int i = 0; i < n; ++i) keys.insert(RandomKey(rng, alphabet, 7));
+    LoudsSparseOptions options;
+    options.real_suffix_bits = rng() % 2 ? 0 : rng() % 12;
+    options.hash_suffix_bits = rng() % 2 ? 4 : 0;
+    std::string block;
+    const LoudsSparse trie = BuildCoded(keys, options, &block);
+    for (const std::string& k : keys) {
+      ASSERT_TRUE(trie.KeyMayExist(k)) << Slice(k).ToString(true);
+      ASSERT_TRUE(trie.RangeMayExist(k, k + std::string(1, '\0')));
+    }
+    for (int q = 0; q < 60; ++q) {
+      const std::string& qa = alphabets[rng() % 4];
+      std::string lo = RandomKey(rng, rng() % 4 ? alphabet : qa, 8);
+      std::string hi = RandomKey(rng, rng() % 4 ? alphabet : qa, 8);
+      if (hi < lo) std::swap(lo, hi);
+      const bool truth = BruteForce(keys, lo, hi);
+      ++queries;
+      positives += truth;
+      ASSERT_TRUE(!truth || trie.RangeMayExist(lo, hi))
+          << "false negative: [" << Slice(lo).ToString(true) << ", "
+          << Slice(hi).ToString(true) << ") round " << round;
+      const uint64_t less = static_cast<uint64_t>(
+          std::distance(keys.begin(), keys.lower_bound(lo)));
+      ASSERT_LE(trie.CountLess(lo), less) << round;
+    }
+  }
+  EXPECT_GT(positives, queries / 10);
+}
+
+// Text keys: coding cuts the trie's bits and its false positives.
+TEST(LoudsSparseTest, CodedTextKeysAreSmallerAndSharper) {
+  std::mt19937_64 rng(5);
+  std::set<std::string> keys;
+  const std::string letters = "abcdefghijklmnopqrstuvwxyz";
+  while (keys.size() < 20000) {
+    keys.insert(RandomKey(rng, letters, 12) + "@example.com");
+  }
+  std::string plain_block, coded_block;
+  const LoudsSparse plain = Build(keys, {4, 0}, &plain_block);
+  const LoudsSparse coded = BuildCoded(keys, {4, 0}, &coded_block);
+  int empty = 0, plain_fp = 0, coded_fp = 0;
+  for (int q = 0; q < 20000; ++q) {
+    const std::string lo = RandomKey(rng, letters, 10);
+    const std::string hi = lo + "\xff";
+    if (BruteForce(keys, lo, hi)) {
+      ASSERT_TRUE(coded.RangeMayExist(lo, hi));
+      continue;
+    }
+    ++empty;
+    plain_fp += plain.RangeMayExist(lo, hi);
+    coded_fp += coded.RangeMayExist(lo, hi);
+  }
+  fprintf(stderr, "text: %zu vs %zu bytes, FPR %.4f vs %.4f\n",
+          plain_block.size(), coded_block.size(),
+          static_cast<double>(plain_fp) / empty,
+          static_cast<double>(coded_fp) / empty);
+  EXPECT_LT(coded_block.size(), plain_block.size());
+  EXPECT_LT(coded_fp * 2, plain_fp);
+}
+
 // SuRF bug (a): a seek into a node that starts with the terminator when the
 // seek byte is absent ran into the next node.
 TEST(LoudsSparseTest, SurfTerminatorSeekRegression) {
   std::set<std::string> keys = {"mart",  "marta",  "marte", "marti",
                                 "martl", "martyr", "mb"};
-  for (uint32_t real : {0u, 8u}) {
+  for (uint32_t real : {0u, 8u, 100u, 108u}) {
     std::string block;
-    LoudsSparse trie = Build(keys, {real, 0}, &block);
+    LoudsSparse trie = real < 100 ? Build(keys, {real, 0}, &block)
+                                  : BuildCoded(keys, {real - 100, 0}, &block);
     EXPECT_TRUE(trie.RangeMayExist("martu", "martz"));
     EXPECT_TRUE(trie.RangeMayExist("martu", "mb"));
     EXPECT_TRUE(trie.RangeMayExist("mart", "marta"));
@@ -207,14 +308,16 @@ TEST(LoudsSparseTest, DamagedBlocksNeverCrash) {
   for (int i = 0; i < 3000; ++i) dense.insert(BigEndian(rng() >> 40));
   LoudsSparseOptions plain{5, 3};
   plain.compact_labels = false;
-  std::string blocks[4];  // {sparse, dense} x {compact, plain}
+  std::string blocks[6];  // {sparse, dense} x {compact, plain, coded}
   Build(keys, {5, 3}, &blocks[0]);
   Build(dense, {5, 3}, &blocks[1]);
   Build(keys, plain, &blocks[2]);
   Build(dense, plain, &blocks[3]);
+  BuildCoded(keys, {5, 3}, &blocks[4]);
+  BuildCoded(dense, {5, 3}, &blocks[5]);
   int rejected = 0;
   for (int round = 0; round < 24000; ++round) {
-    const std::string& good = blocks[round % 4];
+    const std::string& good = blocks[round % 6];
     std::string bad = good;
     switch (round % 3) {
       case 0:  // Truncation.
@@ -293,8 +396,8 @@ TEST(LoudsSparseTest, CompactLabelsAnswerLikeByteLabels) {
     EXPECT_EQ(plain_block[0], 1);
     EXPECT_EQ(a.num_edges(), b.num_edges());
     // About two of a label's eight bits saved on the dense levels.
-    EXPECT_LT(compact_block.size() * 8, plain_block.size() * 8 -
-                                            a.num_edges() * 3 / 2)
+    EXPECT_LT(compact_block.size() * 8,
+              plain_block.size() * 8 - a.num_edges() * 3 / 2)
         << compact_block.size() << " vs " << plain_block.size();
     for (int q = 0; q < 20000; ++q) {
       const uint64_t lo = rng();

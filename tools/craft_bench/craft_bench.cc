@@ -3,12 +3,18 @@
 //
 //   craft_bench [--keys N] [--queries Q] [--partition BYTES]
 //               [--plain_labels 1]   (format 1: a byte per trie label)
+//               [--key_coding 0]     (no order-preserving key code)
+//               [--text_file PATH]   (also: half its lines as keys, the
+//                                     other half as queries, e.g.
+//                                     /usr/share/dict/words)
 //
 // Key sets: uniform 64-bit integers (big-endian) and generated email-like
-// text keys. Queries: [lo, lo + width) for widths 2^0, 2^5, 2^10 (integers)
-// with random lo, only the empty ones counted; and the correlated case, lo
-// 1..64 past a stored key. Bits per key count every partition and the
-// metadata block.
+// text keys (stored with the order-preserving key code unless
+// --key_coding 0). Queries: [lo, lo + width) for widths 2^0, 2^5, 2^10
+// (integers) and [p, p + "\xff") for random 4-13 letter prefixes p (text),
+// random lo, only the empty ones counted; and the correlated cases, lo
+// 1..64 past a stored integer key, or a stored text key plus a letter.
+// Bits per key count every partition and the metadata block.
 
 #include <algorithm>
 #include <chrono>
@@ -16,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -47,11 +54,13 @@ struct Filter {
 };
 
 bool plain_labels = false;
+bool key_coding = true;
 
 Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
              uint32_t partition_size) {
   CraftFilterOptions options;
   options.trie.compact_labels = !plain_labels;
+  options.key_coding = key_coding;
   options.partition_size = partition_size;
   options.trie.real_suffix_bits = real_bits;
   CraftFilterBuilder builder(options);
@@ -126,11 +135,15 @@ void Measure(const char* name, const std::vector<std::string>& keys,
 int main(int argc, char** argv) {
   size_t n = 1000000, q = 200000;
   uint32_t partition = 16384;
+  const char* text_file = nullptr;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--keys")) n = strtoull(argv[i + 1], nullptr, 10);
     if (!strcmp(argv[i], "--queries")) q = strtoull(argv[i + 1], nullptr, 10);
     if (!strcmp(argv[i], "--plain_labels"))
       plain_labels = strtoul(argv[i + 1], nullptr, 10) != 0;
+    if (!strcmp(argv[i], "--key_coding"))
+      key_coding = strtoul(argv[i + 1], nullptr, 10) != 0;
+    if (!strcmp(argv[i], "--text_file")) text_file = argv[i + 1];
     if (!strcmp(argv[i], "--partition"))
       partition = static_cast<uint32_t>(strtoul(argv[i + 1], nullptr, 10));
   }
@@ -188,8 +201,47 @@ int main(int argc, char** argv) {
     for (size_t c = 0; c < len; ++c) lo.push_back('a' + rng() % 26);
     text_queries.push_back({lo, lo + "\xff"});  // Keys with prefix lo.
   }
-  for (uint32_t real : {0u, 4u, 8u, 12u}) {
+  for (uint32_t real : {0u, 2u, 3u, 4u, 8u, 12u}) {
     Measure("text prefix ranges", text, text_queries, real, partition);
+  }
+  // Correlated: keys that extend a stored key by a letter (mostly none).
+  std::vector<Query> text_correlated;
+  for (size_t i = 0; i < q; ++i) {
+    const std::string lo =
+        text[rng() % text.size()] + static_cast<char>('a' + rng() % 26);
+    text_correlated.push_back({lo, lo + "\xff"});
+  }
+  for (uint32_t real : {0u, 4u, 8u}) {
+    Measure("text correlated (key+letter)", text, text_correlated, real,
+            partition);
+  }
+
+  // A real word list, held out in halves as SuRF's evaluation does: the
+  // queries are points and [w, w with its last byte + 128) ranges.
+  if (text_file != nullptr) {
+    std::ifstream in(text_file);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty()) lines.push_back(line);
+    }
+    std::shuffle(lines.begin(), lines.end(), rng);
+    std::vector<std::string> keys(lines.begin(),
+                                  lines.begin() + lines.size() / 2);
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    std::vector<Query> points, ranges;
+    for (size_t i = lines.size() / 2; i < lines.size(); ++i) {
+      const std::string& w = lines[i];
+      points.push_back({w, w + std::string(1, '\0')});
+      std::string hi = w;
+      hi.back() = static_cast<char>(
+          std::min(0xff, static_cast<unsigned char>(hi.back()) + 128));
+      ranges.push_back({w, hi});
+    }
+    for (uint32_t real : {0u, 4u, 8u}) {
+      Measure("file held-out points", keys, points, real, partition);
+      Measure("file held-out last+128", keys, ranges, real, partition);
+    }
   }
   return 0;
 }

@@ -1,0 +1,192 @@
+#include "table/craft/order_preserving_code.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+constexpr int kSymbols = 256;
+}  // namespace
+
+OrderPreservingCode OrderPreservingCode::Optimal(
+    const uint64_t (&weights)[256]) {
+  uint64_t total = 0;
+  for (uint64_t w : weights) {
+    total += w;
+  }
+  // Every byte needs a code (queries hold any byte), so each weight gets a
+  // floor; raising it bounds the longest code.
+  uint64_t floor = std::max<uint64_t>(1, total >> 16);
+  for (;;) {
+    std::vector<uint64_t> prefix(kSymbols + 1, 0);
+    for (int i = 0; i < kSymbols; ++i) {
+      prefix[i + 1] = prefix[i] + weights[i] + floor;
+    }
+    // cost(i, j): the least weighted depth of an alphabetic tree over
+    // leaves i..j; split(i, j): its root's last left leaf. Knuth's bound
+    // split(i, j-1) <= split(i, j) <= split(i+1, j) makes this O(n^2).
+    std::vector<uint64_t> cost(kSymbols * kSymbols, 0);
+    std::vector<uint8_t> split(kSymbols * kSymbols, 0);
+    auto at = [](int i, int j) { return i * kSymbols + j; };
+    for (int len = 1; len < kSymbols; ++len) {
+      for (int i = 0; i + len < kSymbols; ++i) {
+        const int j = i + len;
+        const int lo = len == 1 ? i : split[at(i, j - 1)];
+        const int hi = len == 1 ? i : std::min<int>(split[at(i + 1, j)], j - 1);
+        uint64_t best = ~uint64_t{0};
+        int best_k = lo;
+        for (int k = lo; k <= hi; ++k) {
+          const uint64_t c = cost[at(i, k)] + cost[at(k + 1, j)];
+          if (c <= best) {
+            best = c;
+            best_k = k;
+          }
+        }
+        cost[at(i, j)] = best + prefix[j + 1] - prefix[i];
+        split[at(i, j)] = static_cast<uint8_t>(best_k);
+      }
+    }
+    OrderPreservingCode code;
+    struct Range {
+      int i, j;
+      uint32_t depth;
+    };
+    std::vector<Range> stack = {{0, kSymbols - 1, 0}};
+    bool too_long = false;
+    while (!stack.empty()) {
+      const Range r = stack.back();
+      stack.pop_back();
+      if (r.i == r.j) {
+        too_long |= r.depth > kMaxCodeBits;
+        code.length_[r.i] = static_cast<uint8_t>(std::min(r.depth, 255u));
+        continue;
+      }
+      const int k = split[at(r.i, r.j)];
+      stack.push_back({r.i, k, r.depth + 1});
+      stack.push_back({k + 1, r.j, r.depth + 1});
+    }
+    if (!too_long && code.AssignCodes()) {
+      return code;
+    }
+    floor *= 16;
+  }
+}
+
+bool OrderPreservingCode::AssignCodes() {
+  // The codes of consecutive leaves of a binary tree: add one to the last
+  // code, then go down (append zeros) or up (drop bits that must be zero)
+  // to the next leaf's depth. The last code must be all ones: the code is
+  // complete, so every coded string is a unique walk.
+  uint64_t next = 0;
+  uint32_t prev_len = 0;
+  for (int b = 0; b < kSymbols; ++b) {
+    const uint32_t len = length_[b];
+    if (len == 0 || len > kMaxCodeBits) {
+      return false;
+    }
+    if (b > 0) {
+      if (len >= prev_len) {
+        next <<= (len - prev_len);
+      } else {
+        const uint32_t up = prev_len - len;
+        if ((next & ((uint64_t{1} << up) - 1)) != 0) {
+          return false;
+        }
+        next >>= up;
+      }
+    }
+    if (next >= (uint64_t{1} << len)) {
+      return false;
+    }
+    code_[b] = static_cast<uint32_t>(next);
+    ++next;
+    prev_len = len;
+  }
+  return next == (uint64_t{1} << prev_len);
+}
+
+uint64_t OrderPreservingCode::CodedBits(const uint64_t (&weights)[256]) const {
+  uint64_t bits = 0;
+  for (int b = 0; b < kSymbols; ++b) {
+    bits += weights[b] * length_[b];
+  }
+  return bits;
+}
+
+void OrderPreservingCode::EncodeTo(std::string* out) const {
+  std::string runs;
+  uint32_t num_runs = 0;
+  for (int b = 0; b < kSymbols;) {
+    int e = b;
+    while (e < kSymbols && length_[e] == length_[b]) {
+      ++e;
+    }
+    runs.push_back(static_cast<char>(length_[b]));
+    PutVarint32(&runs, static_cast<uint32_t>(e - b));
+    ++num_runs;
+    b = e;
+  }
+  PutVarint32(out, num_runs);
+  out->append(runs);
+}
+
+Status OrderPreservingCode::DecodeFrom(Slice* in, OrderPreservingCode* code) {
+  auto corrupt = [](const char* why) {
+    return Status::Corruption("CRaFT key code", why);
+  };
+  uint32_t num_runs;
+  if (!GetVarint32(in, &num_runs) || num_runs == 0 || num_runs > kSymbols) {
+    return corrupt("bad run count");
+  }
+  OrderPreservingCode c;
+  uint32_t filled = 0;
+  for (uint32_t r = 0; r < num_runs; ++r) {
+    uint32_t count;
+    if (in->empty()) {
+      return corrupt("truncated");
+    }
+    const uint8_t len = static_cast<uint8_t>((*in)[0]);
+    in->remove_prefix(1);
+    if (!GetVarint32(in, &count) || count == 0 || count > kSymbols - filled) {
+      return corrupt("bad run");
+    }
+    std::fill(c.length_ + filled, c.length_ + filled + count, len);
+    filled += count;
+  }
+  if (filled != kSymbols || !c.AssignCodes()) {
+    return corrupt("lengths do not make a complete alphabetic code");
+  }
+  *code = c;
+  return Status::OK();
+}
+
+void OrderPreservingCode::Encode(const Slice& key, std::string* out) const {
+  const size_t old_size = out->size();
+  out->resize(old_size + MaxEncodedLength(key.size()));
+  out->resize(old_size + Encode(key, &(*out)[old_size]));
+}
+
+size_t OrderPreservingCode::Encode(const Slice& key, char* out) const {
+  char* const begin = out;
+  uint64_t acc = 0;  // The last `bits` (< 8 between bytes) not yet written.
+  uint32_t bits = 0;
+  for (size_t i = 0; i < key.size(); ++i) {
+    const uint8_t b = static_cast<uint8_t>(key[i]);
+    acc = (acc << length_[b]) | code_[b];
+    bits += length_[b];
+    while (bits >= 8) {
+      bits -= 8;
+      *out++ = static_cast<char>(acc >> bits);
+    }
+    acc &= (uint64_t{1} << bits) - 1;
+  }
+  if (bits > 0) {
+    *out++ = static_cast<char>(acc << (8 - bits));
+  }
+  return static_cast<size_t>(out - begin);
+}
+
+}  // namespace ROCKSDB_NAMESPACE
