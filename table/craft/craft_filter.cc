@@ -3,12 +3,14 @@
 #include <algorithm>
 
 #include "util/coding.h"
+#include "util/math.h"
 
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
-constexpr uint8_t kMetadataVersion = 1;
+constexpr uint8_t kMetadataVersionNoLastKey = 1;
+constexpr uint8_t kMetadataVersion = 2;  // Version 1 plus the last key.
 
 size_t CommonPrefixLength(const Slice& a, const Slice& b) {
   const size_t n = std::min(a.size(), b.size());
@@ -115,7 +117,8 @@ void CraftFilterBuilder::CutPartition() {
 }
 
 void CraftFilterBuilder::Finish(std::vector<std::string>* partitions,
-                                std::vector<CraftPartitionInfo>* infos) {
+                                std::vector<CraftPartitionInfo>* infos,
+                                std::string* last_key) {
   if (sampling_) {
     ChooseKeyCode();
   }
@@ -124,6 +127,7 @@ void CraftFilterBuilder::Finish(std::vector<std::string>* partitions,
   }
   *partitions = std::move(partitions_);
   *infos = std::move(infos_);
+  *last_key = has_last_key_ ? last_key_ : std::string();
   partitions_.clear();
   infos_.clear();
   has_last_key_ = false;
@@ -138,6 +142,9 @@ namespace {
 // A key's first 8 bytes, big-endian, zero-padded: a <= b implies
 // KeyHead(a) <= KeyHead(b).
 uint64_t KeyHead(const Slice& key) {
+  if (key.size() >= 8) {  // Every seek computes a few: one load.
+    return EndianSwapValue(DecodeFixed64(key.data()));
+  }
   uint64_t head = 0;
   const size_t n = std::min<size_t>(key.size(), 8);
   for (size_t i = 0; i < n; ++i) {
@@ -146,10 +153,17 @@ uint64_t KeyHead(const Slice& key) {
   return head;
 }
 
+// The 8 bytes of `key` after its first `prefix`, big-endian, zero-padded.
+uint64_t KeyHeadAfter(const Slice& key, size_t prefix) {
+  return prefix < key.size()
+             ? KeyHead(Slice(key.data() + prefix, key.size() - prefix))
+             : 0;
+}
+
 }  // namespace
 
 void CraftMetadata::Encode(const std::vector<CraftPartitionInfo>& partitions,
-                           std::string* out) {
+                           const Slice& last_key, std::string* out) {
   out->push_back(static_cast<char>(kMetadataVersion));
   PutVarint64(out, partitions.size());
   for (const CraftPartitionInfo& p : partitions) {
@@ -160,6 +174,7 @@ void CraftMetadata::Encode(const std::vector<CraftPartitionInfo>& partitions,
     PutVarint64(out, p.offset);
     PutVarint64(out, p.size);
   }
+  PutLengthPrefixedSlice(out, last_key);
 }
 
 Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
@@ -167,9 +182,12 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
     return Status::Corruption("CRaFT metadata", why);
   };
   Slice in = block;
-  if (in.empty() || static_cast<uint8_t>(in[0]) != kMetadataVersion) {
+  if (in.empty() ||
+      (static_cast<uint8_t>(in[0]) != kMetadataVersion &&
+       static_cast<uint8_t>(in[0]) != kMetadataVersionNoLastKey)) {
     return corrupt("unknown format version");
   }
+  const bool has_last_key = static_cast<uint8_t>(in[0]) == kMetadataVersion;
   in.remove_prefix(1);
   uint64_t count;
   if (!GetVarint64(&in, &count) || count > in.size()) {
@@ -192,6 +210,16 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
     }
     m.num_keys_ += p.num_keys;
   }
+  if (has_last_key) {
+    Slice last_key;
+    if (!GetLengthPrefixedSlice(&in, &last_key) ||
+        (!m.partitions_.empty() &&
+         last_key.compare(m.partitions_.back().first_key) < 0)) {
+      return corrupt("missing or misplaced last key");
+    }
+    m.last_key_ = last_key.ToString();
+    m.has_last_key_ = true;
+  }
   if (!in.empty()) {
     return corrupt("trailing bytes");
   }
@@ -202,6 +230,19 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
       return corrupt("partitions out of order");
     }
   }
+  m.spans_.resize(m.partitions_.size());
+  for (size_t i = 0; i < m.partitions_.size(); ++i) {
+    const bool last = i + 1 == m.partitions_.size();
+    if (last && !m.has_last_key_) {
+      break;  // Unknown end: ExpectedKeys says -1.
+    }
+    const Slice from(m.partitions_[i].first_key);
+    const Slice to(last ? m.last_key_ : m.partitions_[i + 1].first_key);
+    Span& span = m.spans_[i];
+    span.prefix = static_cast<uint32_t>(CommonPrefixLength(from, to));
+    span.from = KeyHeadAfter(from, span.prefix);
+    span.to = KeyHeadAfter(to, span.prefix);
+  }
   *metadata = std::move(m);
   return Status::OK();
 }
@@ -210,8 +251,11 @@ int CraftMetadata::FindPartition(const Slice& key) const {
   // Heads order partitions as their keys do, except that equal heads say
   // nothing: only those partitions need their first keys compared.
   const uint64_t head = KeyHead(key);
-  const auto tie_begin = std::lower_bound(heads_.begin(), heads_.end(), head);
-  const auto tie_end = std::upper_bound(tie_begin, heads_.end(), head);
+  const auto tie_end = std::upper_bound(heads_.begin(), heads_.end(), head);
+  if (tie_end == heads_.begin() || *(tie_end - 1) != head) {
+    return static_cast<int>(tie_end - heads_.begin()) - 1;  // No tie.
+  }
+  const auto tie_begin = std::lower_bound(heads_.begin(), tie_end, head);
   const auto begin = partitions_.begin() + (tie_begin - heads_.begin());
   const auto end = partitions_.begin() + (tie_end - heads_.begin());
   auto it = std::upper_bound(begin, end, key,
@@ -227,6 +271,40 @@ bool CraftMetadata::FirstKeyBefore(size_t i, const Slice& key) const {
     return heads_[i] < head;
   }
   return Slice(partitions_[i].first_key).compare(key) < 0;
+}
+
+double CraftMetadata::ExpectedKeys(const Slice& lo, const Slice& hi) const {
+  const int p = FindPartition(lo);
+  if (p < 0) {
+    // Before the first key: [lo, hi) holds that key or nothing.
+    return partitions_.empty() || !FirstKeyBefore(0, hi)
+               ? 0
+               : static_cast<double>(partitions_[0].num_keys) + 1;
+  }
+  const size_t i = static_cast<size_t>(p);
+  if (i + 1 < partitions_.size() && FirstKeyBefore(i + 1, hi)) {
+    return static_cast<double>(partitions_[i].num_keys) + 1;  // A key in it.
+  }
+  const Span& span = spans_[i];
+  if (span.to <= span.from) {
+    return -1;  // No end known, or ends too close for 8 bytes to tell.
+  }
+  // Keys within the span share its prefix. lo is at or after its first key;
+  // hi is at most the next partition's first key, or past the last key.
+  const bool last = i + 1 == partitions_.size();
+  if (last && lo.compare(last_key_) > 0) {
+    return 0;
+  }
+  const uint64_t lo_at = KeyHeadAfter(lo, span.prefix);
+  const uint64_t hi_at = last && hi.compare(last_key_) > 0
+                             ? span.to
+                             : KeyHeadAfter(hi, span.prefix);
+  if (hi_at <= lo_at) {
+    return 0;
+  }
+  return static_cast<double>(partitions_[i].num_keys) *
+         (static_cast<double>(hi_at - lo_at) /
+          static_cast<double>(span.to - span.from));
 }
 
 // ---- Reader ----

@@ -53,11 +53,12 @@ class CraftFilterBuilder {
   // same key) are ignored. `data_block` is the ordinal of its data block.
   void Add(const Slice& user_key, uint32_t data_block);
 
-  // Moves out the encoded partitions (in order) and their descriptions;
-  // the caller stores each partition, records where in `infos`, and encodes
-  // the metadata (CraftMetadata::Encode).
+  // Moves out the encoded partitions (in order) and their descriptions,
+  // and the table's last (largest) key; the caller stores each partition,
+  // records where in `infos`, and encodes the metadata
+  // (CraftMetadata::Encode).
   void Finish(std::vector<std::string>* partitions,
-              std::vector<CraftPartitionInfo>* infos);
+              std::vector<CraftPartitionInfo>* infos, std::string* last_key);
 
   uint64_t num_keys() const { return num_keys_; }
 
@@ -86,7 +87,7 @@ class CraftMetadata {
  public:
   static Status Decode(const Slice& block, CraftMetadata* metadata);
   static void Encode(const std::vector<CraftPartitionInfo>& partitions,
-                     std::string* out);
+                     const Slice& last_key, std::string* out);
 
   const std::vector<CraftPartitionInfo>& partitions() const {
     return partitions_;
@@ -100,8 +101,28 @@ class CraftMetadata {
   // Whether partition i's first key sorts before `key`.
   bool FirstKeyBefore(size_t i, const Slice& key) const;
 
+  // The keys in [lo, hi) one would expect if lo's partition spread its keys
+  // evenly over its key range (from its first key to the next partition's,
+  // or to the table's last key), reading keys as numbers from the first
+  // byte where the range's ends differ; a large number when a partition
+  // starts inside [lo, hi); -1 when the metadata cannot tell (in the last
+  // partition of a version 1 block, which has no last key). Decimal text
+  // reads as sparse numbers: a range across a "9" -> "0" carry looks wide.
+  double ExpectedKeys(const Slice& lo, const Slice& hi) const;
+
  private:
+  // Partition i's key range as numbers: its keys share `prefix` bytes, and
+  // the 8 bytes after them run from `from` to `to`.
+  struct Span {
+    uint32_t prefix = 0;
+    uint64_t from = 0;
+    uint64_t to = 0;
+  };
+
   std::vector<CraftPartitionInfo> partitions_;
+  std::vector<Span> spans_;
+  std::string last_key_;  // Empty in format 1 (also the only key "").
+  bool has_last_key_ = false;
   // Each first key's leading 8 bytes as a big-endian integer (zero-padded):
   // FindPartition compares these and reads a whole first key only on a tie.
   std::vector<uint64_t> heads_;
@@ -132,6 +153,11 @@ class CraftFilterReader {
   // by half without a loader or when a partition cannot be read.
   uint64_t EstimateKeys(const Slice& lo, const Slice& hi,
                         const CraftPartitionLoader* loader = nullptr) const;
+
+  // CraftMetadata::ExpectedKeys.
+  double ExpectedKeys(const Slice& lo, const Slice& hi) const {
+    return metadata_.ExpectedKeys(lo, hi);
+  }
 
   // The data block ordinals a key in [lo, ...) may start in, for narrowing
   // the index search: [first_block, last_block] of lo's partition.

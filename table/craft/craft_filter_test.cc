@@ -32,8 +32,9 @@ Built BuildFilter(const std::set<std::string>& keys, uint32_t partition_size,
   }
   Built built;
   std::vector<CraftPartitionInfo> infos;
-  builder.Finish(&built.partitions, &infos);
-  CraftMetadata::Encode(infos, &built.metadata);
+  std::string last_key;
+  builder.Finish(&built.partitions, &infos, &last_key);
+  CraftMetadata::Encode(infos, last_key, &built.metadata);
   return built;
 }
 
@@ -149,6 +150,63 @@ TEST(CraftFilterTest, KeyCodeOnlyWhereItPays) {
   }
 }
 
+std::string BigEndian64(uint64_t v) {
+  std::string k(8, '\0');
+  for (int i = 7; i >= 0; --i, v >>= 8) k[i] = static_cast<char>(v & 0xff);
+  return k;
+}
+
+// The metadata's key density predicts how many keys a range holds (what
+// decides whether a seek asks the filter); format 1 metadata has no last
+// key and says "unknown" for the last partition.
+TEST(CraftFilterTest, ExpectedKeysFollowTheKeyDensity) {
+  std::mt19937_64 rng(23);
+  std::set<std::string> keys;
+  const uint64_t kSpace = uint64_t{1} << 40;
+  while (keys.size() < 50000) {
+    keys.insert("user" + BigEndian64(rng() % kSpace) + "x");
+  }
+  Built built = BuildFilter(keys, 4096, 16);
+  CraftMetadata metadata;
+  ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
+  ASSERT_GT(metadata.partitions().size(), 10u);
+  for (int q = 0; q < 2000; ++q) {
+    const uint64_t lo = rng() % kSpace;
+    const uint64_t width = kSpace >> (8 + rng() % 16);  // ~0.003..200 keys.
+    const std::string lo_key = "user" + BigEndian64(lo);
+    const std::string hi_key = "user" + BigEndian64(lo + width);
+    const double expected = metadata.ExpectedKeys(lo_key, hi_key);
+    const double truth = static_cast<double>(
+        std::distance(keys.lower_bound(lo_key), keys.lower_bound(hi_key)));
+    const double mean = 50000.0 * static_cast<double>(width) / kSpace;
+    if (mean >= 30 && mean < 150) {
+      // Within one partition or spanning: in proportion either way.
+      EXPECT_GT(expected, truth / 3) << q;
+    } else if (mean < 0.01 && expected >= 0) {
+      EXPECT_LT(expected, 0.5) << q;
+    }
+  }
+  EXPECT_EQ(metadata.ExpectedKeys("a", "b"), 0);  // Before the first key.
+  EXPECT_EQ(metadata.ExpectedKeys("user\xff", "user\xff\x01"), 0);
+  EXPECT_GE(metadata.ExpectedKeys("user", "v"), 1.0);
+
+  // Format 1: the same blocks without the last key.
+  std::string v1 = built.metadata;
+  const size_t last_key_bytes = keys.rbegin()->size() + 1;
+  v1.resize(v1.size() - last_key_bytes);
+  v1[0] = 1;
+  CraftMetadata old;
+  ASSERT_OK(CraftMetadata::Decode(v1, &old));
+  EXPECT_EQ(old.num_keys(), metadata.num_keys());
+  const std::string& last_first = old.partitions().back().first_key;
+  EXPECT_EQ(old.ExpectedKeys(last_first, last_first + "\x01"), -1);
+  // And a last key before the last partition's first key is damage.
+  std::string bad;
+  std::vector<CraftPartitionInfo> infos(metadata.partitions());
+  CraftMetadata::Encode(infos, "a", &bad);
+  EXPECT_TRUE(CraftMetadata::Decode(bad, &old).IsCorruption());
+}
+
 TEST(CraftFilterTest, PartitionsHonourTheTargetSize) {
   std::mt19937_64 rng(3);
   std::set<std::string> keys;
@@ -191,7 +249,7 @@ TEST(CraftFilterTest, DamagedMetadataIsCorruption) {
   bad[0] = 9;  // A future version.
   EXPECT_TRUE(CraftMetadata::Decode(bad, &metadata).IsCorruption());
   std::string reordered;
-  CraftMetadata::Encode({{"b", 1, 0, 0, 0, 1}, {"a", 1, 0, 0, 0, 1}},
+  CraftMetadata::Encode({{"b", 1, 0, 0, 0, 1}, {"a", 1, 0, 0, 0, 1}}, "b",
                         &reordered);
   EXPECT_TRUE(CraftMetadata::Decode(reordered, &metadata).IsCorruption());
 }

@@ -52,6 +52,7 @@ constexpr uint32_t kWarmupChecks = 64;
 constexpr uint32_t kWindowChecks = 256;
 constexpr uint32_t kMinEmptyPercent = 40;
 constexpr uint32_t kSampleEvery = 8;
+constexpr double kMaxExpectedKeysToCheck = 1.0;
 
 // Counters are bumped with a relaxed load and store, not an atomic add:
 // they are statistics and a heuristic, every bounded seek touches them, and
@@ -92,10 +93,16 @@ CraftTableReader::SeekCounts CraftTableReader::seek_counts() const {
 
 void CraftTableReader::CountCheck(bool empty) const {
   Bump(&checked_);
+  if (empty) {
+    Bump(&empty_);
+  }
+  NoteRecentOutcome(empty);
+}
+
+void CraftTableReader::NoteRecentOutcome(bool empty) const {
   const uint32_t recent = recent_checked_.load(std::memory_order_relaxed) + 1;
   uint32_t recent_empty = recent_empty_.load(std::memory_order_relaxed);
   if (empty) {
-    Bump(&empty_);
     ++recent_empty;
   }
   // The window: halve both counts when it fills.
@@ -116,7 +123,19 @@ bool CraftTableReader::CheckingPaysLately() const {
              kMinEmptyPercent * static_cast<uint64_t>(checked);
 }
 
-bool CraftTableReader::ShouldCheck() const {
+bool CraftTableReader::ShouldCheck(const Slice& lo, const Slice& hi) const {
+  if (filter_.ExpectedKeys(lo, hi) >= kMaxExpectedKeysToCheck) {
+    // One in eight is counted as a seek the filter would not have helped
+    // (the weight of a sampled check), so that the recent share, which
+    // also decides whether L0 files open lazily (craft_level_check.h),
+    // reflects this table's seeks and not just the ones it checked.
+    const uint32_t predicted = predicted_.load(std::memory_order_relaxed);
+    predicted_.store(predicted + 1, std::memory_order_relaxed);
+    if (predicted % kSampleEvery == 0) {
+      NoteRecentOutcome(/*empty=*/false);
+    }
+    return false;
+  }
   if (CheckingPaysLately()) {
     return true;
   }
@@ -414,19 +433,22 @@ bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
   }
   const Slice* bound = forward ? read_options.iterate_upper_bound
                                : read_options.iterate_lower_bound;
-  if (bound == nullptr || !craft->ShouldCheck()) {
-    return true;  // Unbounded, or mostly non-empty here lately.
+  if (bound == nullptr) {
+    return true;
   }
   const Slice target = ExtractUserKey(internal_target);
-  bool may_match;
-  if (forward) {
-    may_match = craft->RangeMayExist(target, *read_options.iterate_upper_bound);
-  } else {
-    std::string through(target.data(), target.size());
-    through.push_back('\0');  // [lower, target] as a half-open range.
-    may_match =
-        craft->RangeMayExist(*read_options.iterate_lower_bound, through);
+  std::string through;  // Backward: [lower, target] as a half-open range.
+  if (!forward) {
+    through.reserve(target.size() + 1);
+    through.assign(target.data(), target.size());
+    through.push_back('\0');
   }
+  const Slice lo = forward ? target : *bound;
+  const Slice hi = forward ? *bound : Slice(through);
+  if (!craft->ShouldCheck(lo, hi)) {
+    return true;  // Likely keys in range, or mostly non-empty here lately.
+  }
+  const bool may_match = craft->RangeMayExist(lo, hi);
   Statistics* stats = rep->ioptions.stats;
   RecordTick(stats, CRAFT_FILTER_CHECKED);
   if (!may_match) {

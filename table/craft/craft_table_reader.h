@@ -52,15 +52,20 @@ class CraftTableReader {
   };
   SeekCounts seek_counts() const;
   void CountCheck(bool empty) const;
+  // Adds a seek's outcome to the recent window (ShouldCheck's history).
+  void NoteRecentOutcome(bool empty) const;
   void CountFalsePositive() const;
 
-  // Whether a seek should ask the filter. A check costs about 0.5 us and a
-  // table it proves empty saves about 1.25 us (craft_seek and craft_scan,
-  // docs/benchmarks.md), so checking pays only where at least ~40% of the
-  // checks come out empty. While this table's recent checks (a decaying
-  // window of a few hundred) are below that, the filter is asked on one seek
-  // in eight, which keeps the share current. Skipping is always safe.
-  bool ShouldCheck() const;
+  // Whether a seek over [lo, hi) should ask the filter. A check costs about
+  // 0.5 us and a table it proves empty saves about 1.25 us (craft_seek and
+  // craft_scan, docs/benchmarks.md), so checking pays only where at least
+  // ~40% of the checks come out empty. Not asked: a range where the
+  // metadata expects a key or more (the partition's keys spread evenly over
+  // its key range: empty less than e^-1 = 37% of the time); and, while this
+  // table's recent checks (a decaying window of a few hundred) came out
+  // empty less often than that, seven seeks in eight (the eighth keeps the
+  // share current). Skipping is always safe.
+  bool ShouldCheck(const Slice& lo, const Slice& hi) const;
   // Whether this table's recent checks came out empty often enough that
   // every seek asks (ShouldCheck's first test).
   bool CheckingPaysLately() const;
@@ -98,6 +103,7 @@ class CraftTableReader {
   mutable std::atomic<uint32_t> recent_checked_{0};
   mutable std::atomic<uint32_t> recent_empty_{0};
   mutable std::atomic<uint32_t> skipped_{0};
+  mutable std::atomic<uint32_t> predicted_{0};  // Seeks ExpectedKeys spared.
 };
 
 // The filter of a table file read straight from the file, whatever the

@@ -134,8 +134,7 @@ class CraftTableTest : public testing::Test {
       char lo[16], hi[16];
       snprintf(lo, sizeof(lo), "k%05d", start);
       snprintf(hi, sizeof(hi), "k%05d", start + width);
-      std::vector<std::string> want(keys.lower_bound(lo),
-                                    keys.lower_bound(hi));
+      std::vector<std::string> want(keys.lower_bound(lo), keys.lower_bound(hi));
       ASSERT_EQ(BoundedScan(db, lo, hi, false), want) << lo << " " << hi;
       ASSERT_EQ(BoundedScan(db, lo, hi, true), want) << lo << " " << hi;
     }
@@ -205,7 +204,8 @@ TEST_F(CraftTableTest, SstFileWriterTablesCarryAFilterAndStayReadable) {
   EXPECT_EQ(metadata.num_keys(), keys.size());
   EXPECT_GT(partitions.size(), 3u);
   CraftFilterReader filter(metadata);
-  auto loader = [&partitions](size_t index, const LoudsSparse** trie, Cleanable*) {
+  auto loader = [&partitions](size_t index, const LoudsSparse** trie,
+                              Cleanable*) {
     *trie = &partitions.at(index);
     return Status::OK();
   };
@@ -325,8 +325,10 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   EXPECT_GT(empty, checked / 2);
 
   // False positives: forward scans alone, where each checks every table
-  // once. A check the filter let through is a true positive when the table
-  // holds a key in range, else a false positive.
+  // once, except where the metadata expects a key in range (decimal keys:
+  // a range across a "999" -> "000" carry looks wide). A check the filter
+  // let through is a true positive when the table holds a key in range,
+  // else a false positive.
   const uint64_t false_positives_before =
       options.statistics->getTickerCount(CRAFT_FILTER_FALSE_POSITIVE);
   ASSERT_OK(options.statistics->Reset());
@@ -351,8 +353,13 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
       options.statistics->getTickerCount(CRAFT_FILTER_EMPTY);
   const uint64_t false_positives =
       options.statistics->getTickerCount(CRAFT_FILTER_FALSE_POSITIVE);
-  EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_CHECKED), 8000u);
-  EXPECT_EQ(passed - false_positives, true_positives);
+  const uint64_t forward_checks =
+      options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
+  EXPECT_LE(forward_checks, 8000u);
+  EXPECT_GT(forward_checks, 7600u);
+  EXPECT_LE(passed - false_positives, true_positives);
+  EXPECT_GE(passed - false_positives + (8000u - forward_checks),
+            true_positives);
   fprintf(stderr, "CRaFT forward: %llu let through, %llu false positives\n",
           static_cast<unsigned long long>(passed),
           static_cast<unsigned long long>(false_positives));
@@ -363,8 +370,8 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   std::istringstream lines(report);
   std::string header, level;
   std::getline(lines, header);
-  uint64_t files = 0, with_filter = 0, unopened = 0, filter_keys = 0,
-           bytes = 0, level_checked = 0, level_empty = 0, level_fp = 0;
+  uint64_t files = 0, with_filter = 0, unopened = 0, filter_keys = 0, bytes = 0,
+           level_checked = 0, level_empty = 0, level_fp = 0;
   double bits = 0, pct = 0;
   lines >> level >> files >> with_filter >> unopened >> filter_keys >> bytes >>
       bits >> level_checked >> level_empty >> pct >> level_fp;
@@ -373,7 +380,7 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   EXPECT_EQ(with_filter, 4u);
   EXPECT_EQ(filter_keys, keys.size());
   EXPECT_GT(bits, 1.0);
-  EXPECT_EQ(level_checked, checked + 8000u) << report;
+  EXPECT_EQ(level_checked, checked + forward_checks) << report;
   EXPECT_EQ(level_fp, false_positives_before + false_positives);
   db.reset();
   ASSERT_OK(DestroyDB(dbname, options));
@@ -452,8 +459,7 @@ TEST_F(CraftTableTest, LevelIteratorsPassOverEmptyFiles) {
   }
   const uint64_t seeks = (4000 + 6) / 7;
   const uint64_t checked =
-      options.statistics->getTickerCount(CRAFT_FILTER_CHECKED) -
-      checked_before;
+      options.statistics->getTickerCount(CRAFT_FILTER_CHECKED) - checked_before;
   // One check per level and seek, a few false positives searched.
   EXPECT_LE(checked, 2 * seeks);
   EXPECT_GT(checked, seeks);
@@ -566,7 +572,9 @@ TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
   for (int q = 0; q < 4000; ++q) seek((q * 7919) % 39000, 25);
   const uint64_t nonempty_checks = checked();
   EXPECT_LT(nonempty_checks, 1000u);
-  EXPECT_GT(nonempty_checks, 64u + 3936u / 8 - 10);
+  // (A few fewer: ranges across a "9" -> "0" carry look wide enough to the
+  // metadata's interpolation that no check is made at all.)
+  EXPECT_GT(nonempty_checks, 64u + 3936u / 8 - 40);
   // Empty ranges (between stored keys): checks come back to every seek.
   for (int q = 0; q < 4000; ++q) seek((q * 7919) % 3900 * 10 + 1, 8);
   const uint64_t empty_checks = checked() - nonempty_checks;
@@ -580,11 +588,10 @@ TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
 TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
   for (const bool use_block_cache : {true, false}) {
     std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-    Options options =
-        SeekTestOptions(1024, [&](BlockBasedTableOptions* table) {
-          table->block_cache = use_block_cache ? cache : nullptr;
-          table->no_block_cache = !use_block_cache;
-        });
+    Options options = SeekTestOptions(1024, [&](BlockBasedTableOptions* table) {
+      table->block_cache = use_block_cache ? cache : nullptr;
+      table->no_block_cache = !use_block_cache;
+    });
     const std::string dbname = dir_ + "/cachedb";
     std::unique_ptr<DB> db;
     OpenFresh(options, "cachedb", &db);
@@ -626,21 +633,19 @@ TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {
     bool compact_to_l1;
     bool pinned;
   };
-  for (const Case& c : {Case{PinningTier::kFallback, false, false, false},
-                        Case{PinningTier::kFallback, true, false, true},
-                        Case{PinningTier::kFallback, true, true, false},
-                        Case{PinningTier::kFlushedAndSimilar, false, false,
-                             true},
-                        Case{PinningTier::kAll, false, true, true},
-                        Case{PinningTier::kNone, true, false, false}}) {
+  for (const Case& c :
+       {Case{PinningTier::kFallback, false, false, false},
+        Case{PinningTier::kFallback, true, false, true},
+        Case{PinningTier::kFallback, true, true, false},
+        Case{PinningTier::kFlushedAndSimilar, false, false, true},
+        Case{PinningTier::kAll, false, true, true},
+        Case{PinningTier::kNone, true, false, false}}) {
     std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-    Options options =
-        SeekTestOptions(1024, [&](BlockBasedTableOptions* table) {
-          table->block_cache = cache;
-          table->metadata_cache_options.partition_pinning =
-              c.partition_pinning;
-          table->pin_l0_filter_and_index_blocks_in_cache = c.pin_l0;
-        });
+    Options options = SeekTestOptions(1024, [&](BlockBasedTableOptions* table) {
+      table->block_cache = cache;
+      table->metadata_cache_options.partition_pinning = c.partition_pinning;
+      table->pin_l0_filter_and_index_blocks_in_cache = c.pin_l0;
+    });
     const std::string dbname = dir_ + "/pindb";
     std::unique_ptr<DB> db;
     OpenFresh(options, "pindb", &db);

@@ -33,7 +33,8 @@ Status CraftTableWriter::Finish(const BlockWriter& write,
                                 BlockHandle* metadata) {
   std::vector<std::string> partitions;
   std::vector<CraftPartitionInfo> infos;
-  builder_.Finish(&partitions, &infos);
+  std::string last_key;
+  builder_.Finish(&partitions, &infos, &last_key);
   if (partitions.empty()) {
     return Status::NotFound("no keys");
   }
@@ -47,7 +48,7 @@ Status CraftTableWriter::Finish(const BlockWriter& write,
     infos[i].size = handle.size();
   }
   std::string encoded;
-  CraftMetadata::Encode(infos, &encoded);
+  CraftMetadata::Encode(infos, last_key, &encoded);
   return write(encoded, metadata);
 }
 

@@ -67,9 +67,10 @@ Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
   for (const std::string& k : keys) builder.Add(k, 0);
   std::vector<std::string> partitions;
   std::vector<CraftPartitionInfo> infos;
-  builder.Finish(&partitions, &infos);
+  std::string last_key;
+  builder.Finish(&partitions, &infos, &last_key);
   std::string metadata;
-  CraftMetadata::Encode(infos, &metadata);
+  CraftMetadata::Encode(infos, last_key, &metadata);
   Filter f;
   f.bytes = metadata.size();
   f.tries.resize(partitions.size());
