@@ -12,15 +12,6 @@ namespace {
 constexpr uint8_t kMetadataVersionNoLastKey = 1;
 constexpr uint8_t kMetadataVersion = 2;  // Version 1 plus the last key.
 
-size_t CommonPrefixLength(const Slice& a, const Slice& b) {
-  const size_t n = std::min(a.size(), b.size());
-  size_t i = 0;
-  while (i < n && a[i] == b[i]) {
-    ++i;
-  }
-  return i;
-}
-
 }  // namespace
 
 // ---- Builder ----
@@ -58,10 +49,9 @@ void CraftFilterBuilder::ChooseKeyCode() {
     }
   }
   for (size_t i = 0; i < keys.size(); ++i) {
-    const size_t lcp_prev =
-        i > 0 ? CommonPrefixLength(keys[i - 1], keys[i]) : 0;
+    const size_t lcp_prev = i > 0 ? keys[i - 1].difference_offset(keys[i]) : 0;
     const size_t lcp_next =
-        i + 1 < keys.size() ? CommonPrefixLength(keys[i], keys[i + 1]) : 0;
+        i + 1 < keys.size() ? keys[i].difference_offset(keys[i + 1]) : 0;
     const size_t end =
         std::min(keys[i].size(), std::max(lcp_prev, lcp_next) + 2);
     for (size_t d = lcp_prev; d < end; ++d) {
@@ -239,7 +229,7 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
     const Slice from(m.partitions_[i].first_key);
     const Slice to(last ? m.last_key_ : m.partitions_[i + 1].first_key);
     Span& span = m.spans_[i];
-    span.prefix = static_cast<uint32_t>(CommonPrefixLength(from, to));
+    span.prefix = static_cast<uint32_t>(from.difference_offset(to));
     span.from = KeyHeadAfter(from, span.prefix);
     span.to = KeyHeadAfter(to, span.prefix);
   }
