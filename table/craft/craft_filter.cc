@@ -194,7 +194,10 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
       return corrupt("truncated partition entry");
     }
     p.first_key = first_key.ToString();
-    m.heads_.push_back(KeyHead(first_key));
+    Probe probe;
+    probe.head = KeyHead(first_key);
+    probe.num_keys = p.num_keys;
+    m.probes_.push_back(probe);
     if (p.num_keys == 0 || p.last_block < p.first_block) {
       return corrupt("empty partition or bad block range");
     }
@@ -220,7 +223,6 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
       return corrupt("partitions out of order");
     }
   }
-  m.spans_.resize(m.partitions_.size());
   for (size_t i = 0; i < m.partitions_.size(); ++i) {
     const bool last = i + 1 == m.partitions_.size();
     if (last && !m.has_last_key_) {
@@ -228,10 +230,10 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
     }
     const Slice from(m.partitions_[i].first_key);
     const Slice to(last ? m.last_key_ : m.partitions_[i + 1].first_key);
-    Span& span = m.spans_[i];
-    span.prefix = static_cast<uint32_t>(from.difference_offset(to));
-    span.from = KeyHeadAfter(from, span.prefix);
-    span.to = KeyHeadAfter(to, span.prefix);
+    Probe& probe = m.probes_[i];
+    probe.prefix = static_cast<uint32_t>(from.difference_offset(to));
+    probe.from = KeyHeadAfter(from, probe.prefix);
+    probe.to = KeyHeadAfter(to, probe.prefix);
   }
   *metadata = std::move(m);
   return Status::OK();
@@ -241,13 +243,17 @@ int CraftMetadata::FindPartition(const Slice& key) const {
   // Heads order partitions as their keys do, except that equal heads say
   // nothing: only those partitions need their first keys compared.
   const uint64_t head = KeyHead(key);
-  const auto tie_end = std::upper_bound(heads_.begin(), heads_.end(), head);
-  if (tie_end == heads_.begin() || *(tie_end - 1) != head) {
-    return static_cast<int>(tie_end - heads_.begin()) - 1;  // No tie.
+  const auto tie_end = std::upper_bound(
+      probes_.begin(), probes_.end(), head,
+      [](uint64_t h, const Probe& probe) { return h < probe.head; });
+  if (tie_end == probes_.begin() || (tie_end - 1)->head != head) {
+    return static_cast<int>(tie_end - probes_.begin()) - 1;  // No tie.
   }
-  const auto tie_begin = std::lower_bound(heads_.begin(), tie_end, head);
-  const auto begin = partitions_.begin() + (tie_begin - heads_.begin());
-  const auto end = partitions_.begin() + (tie_end - heads_.begin());
+  const auto tie_begin = std::lower_bound(
+      probes_.begin(), tie_end, head,
+      [](const Probe& probe, uint64_t h) { return probe.head < h; });
+  const auto begin = partitions_.begin() + (tie_begin - probes_.begin());
+  const auto end = partitions_.begin() + (tie_end - probes_.begin());
   auto it = std::upper_bound(begin, end, key,
                              [](const Slice& k, const CraftPartitionInfo& p) {
                                return k.compare(p.first_key) < 0;
@@ -257,8 +263,8 @@ int CraftMetadata::FindPartition(const Slice& key) const {
 
 bool CraftMetadata::FirstKeyBefore(size_t i, const Slice& key) const {
   const uint64_t head = KeyHead(key);
-  if (heads_[i] != head) {
-    return heads_[i] < head;
+  if (probes_[i].head != head) {
+    return probes_[i].head < head;
   }
   return Slice(partitions_[i].first_key).compare(key) < 0;
 }
@@ -269,32 +275,32 @@ double CraftMetadata::ExpectedKeys(const Slice& lo, const Slice& hi) const {
     // Before the first key: [lo, hi) holds that key or nothing.
     return partitions_.empty() || !FirstKeyBefore(0, hi)
                ? 0
-               : static_cast<double>(partitions_[0].num_keys) + 1;
+               : static_cast<double>(probes_[0].num_keys) + 1;
   }
   const size_t i = static_cast<size_t>(p);
   if (i + 1 < partitions_.size() && FirstKeyBefore(i + 1, hi)) {
-    return static_cast<double>(partitions_[i].num_keys) + 1;  // A key in it.
+    return static_cast<double>(probes_[i].num_keys) + 1;  // A key in it.
   }
-  const Span& span = spans_[i];
-  if (span.to <= span.from) {
+  const Probe& probe = probes_[i];
+  if (probe.to <= probe.from) {
     return -1;  // No end known, or ends too close for 8 bytes to tell.
   }
-  // Keys within the span share its prefix. lo is at or after its first key;
+  // Keys within the range share its prefix. lo is at or after its first key;
   // hi is at most the next partition's first key, or past the last key.
   const bool last = i + 1 == partitions_.size();
   if (last && lo.compare(last_key_) > 0) {
     return 0;
   }
-  const uint64_t lo_at = KeyHeadAfter(lo, span.prefix);
+  const uint64_t lo_at = KeyHeadAfter(lo, probe.prefix);
   const uint64_t hi_at = last && hi.compare(last_key_) > 0
-                             ? span.to
-                             : KeyHeadAfter(hi, span.prefix);
+                             ? probe.to
+                             : KeyHeadAfter(hi, probe.prefix);
   if (hi_at <= lo_at) {
     return 0;
   }
-  return static_cast<double>(partitions_[i].num_keys) *
+  return static_cast<double>(probe.num_keys) *
          (static_cast<double>(hi_at - lo_at) /
-          static_cast<double>(span.to - span.from));
+          static_cast<double>(probe.to - probe.from));
 }
 
 // ---- Reader ----

@@ -19,6 +19,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/craft/louds_sparse.h"
+#include "util/autovector.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -111,21 +112,25 @@ class CraftMetadata {
   double ExpectedKeys(const Slice& lo, const Slice& hi) const;
 
  private:
-  // Partition i's key range as numbers: its keys share `prefix` bytes, and
-  // the 8 bytes after them run from `from` to `to`.
-  struct Span {
-    uint32_t prefix = 0;
+  // What a seek reads of partition i, together: its first key's leading 8 bytes as a
+  // big-endian integer, zero-padded (FindPartition compares these and reads
+  // a whole first key only on a tie), its key count, and its key range as
+  // numbers: its keys share `prefix` bytes, and the 8 bytes after them run
+  // from `from` to `to` (ExpectedKeys).
+  struct Probe {
+    uint64_t head = 0;
     uint64_t from = 0;
     uint64_t to = 0;
+    uint64_t num_keys = 0;
+    uint32_t prefix = 0;
   };
 
   std::vector<CraftPartitionInfo> partitions_;
-  std::vector<Span> spans_;
+  // Inline for small tables (a flushed L0 table has one or two partitions):
+  // in the table reader's own allocation, no pointer to chase.
+  autovector<Probe, 4> probes_;
   std::string last_key_;  // Empty in format 1 (also the only key "").
   bool has_last_key_ = false;
-  // Each first key's leading 8 bytes as a big-endian integer (zero-padded):
-  // FindPartition compares these and reads a whole first key only on a tie.
-  std::vector<uint64_t> heads_;
   uint64_t num_keys_ = 0;
 };
 
