@@ -91,19 +91,20 @@ CraftTableReader::SeekCounts CraftTableReader::seek_counts() const {
   return counts;
 }
 
-void CraftTableReader::CountCheck(bool empty) const {
+void CraftTableReader::CountCheck(bool empty, uint32_t weight) const {
   Bump(&checked_);
   if (empty) {
     Bump(&empty_);
   }
-  NoteRecentOutcome(empty);
+  NoteRecentOutcome(empty, weight);
 }
 
-void CraftTableReader::NoteRecentOutcome(bool empty) const {
-  const uint32_t recent = recent_checked_.load(std::memory_order_relaxed) + 1;
+void CraftTableReader::NoteRecentOutcome(bool empty, uint32_t weight) const {
+  const uint32_t recent =
+      recent_checked_.load(std::memory_order_relaxed) + weight;
   uint32_t recent_empty = recent_empty_.load(std::memory_order_relaxed);
   if (empty) {
-    ++recent_empty;
+    recent_empty += weight;
   }
   // The window: halve both counts when it fills.
   if (recent >= kWindowChecks) {
@@ -123,25 +124,22 @@ bool CraftTableReader::CheckingPaysLately() const {
              kMinEmptyPercent * static_cast<uint64_t>(checked);
 }
 
-bool CraftTableReader::ShouldCheck(const Slice& lo, const Slice& hi) const {
+uint32_t CraftTableReader::ShouldCheck(const Slice& lo, const Slice& hi) const {
   if (filter_.ExpectedKeys(lo, hi) >= kMaxExpectedKeysToCheck) {
-    // One in eight is counted as a seek the filter would not have helped
-    // (the weight of a sampled check), so that the recent share, which
-    // also decides whether L0 files open lazily (craft_level_check.h),
-    // reflects this table's seeks and not just the ones it checked.
-    const uint32_t predicted = predicted_.load(std::memory_order_relaxed);
-    predicted_.store(predicted + 1, std::memory_order_relaxed);
-    if (predicted % kSampleEvery == 0) {
-      NoteRecentOutcome(/*empty=*/false);
-    }
-    return false;
+    // Counted as a seek the filter would not have helped, so that the
+    // recent share, which also decides whether L0 files open lazily
+    // (craft_level_check.h), reflects this table's seeks and not just the
+    // ones it checked.
+    NoteRecentOutcome(/*empty=*/false, 1);
+    return 0;
   }
   if (CheckingPaysLately()) {
-    return true;
+    return 1;
   }
   const uint32_t skipped = skipped_.load(std::memory_order_relaxed);
   skipped_.store(skipped + 1, std::memory_order_relaxed);
-  return skipped % kSampleEvery == 0;
+  // A sampled check stands for the seeks skipped since the last one.
+  return skipped % kSampleEvery == 0 ? kSampleEvery : 0;
 }
 
 void CraftTableReader::CountFalsePositive() const { Bump(&false_positive_); }
@@ -445,7 +443,8 @@ bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
   }
   const Slice lo = forward ? target : *bound;
   const Slice hi = forward ? *bound : Slice(through);
-  if (!craft->ShouldCheck(lo, hi)) {
+  const uint32_t weight = craft->ShouldCheck(lo, hi);
+  if (weight == 0) {
     return true;  // Likely keys in range, or mostly non-empty here lately.
   }
   const bool may_match = craft->RangeMayExist(lo, hi);
@@ -454,7 +453,7 @@ bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
   if (!may_match) {
     RecordTick(stats, CRAFT_FILTER_EMPTY);
   }
-  craft->CountCheck(/*empty=*/!may_match);
+  craft->CountCheck(/*empty=*/!may_match, weight);
   if (checked != nullptr) {
     *checked = true;
   }

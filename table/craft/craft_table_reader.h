@@ -51,9 +51,11 @@ class CraftTableReader {
     uint64_t false_positive = 0;
   };
   SeekCounts seek_counts() const;
-  void CountCheck(bool empty) const;
-  // Adds a seek's outcome to the recent window (ShouldCheck's history).
-  void NoteRecentOutcome(bool empty) const;
+  // A check's outcome; `weight` as ShouldCheck returned it.
+  void CountCheck(bool empty, uint32_t weight) const;
+  // Adds `weight` seeks' outcome to the recent window (ShouldCheck's
+  // history).
+  void NoteRecentOutcome(bool empty, uint32_t weight) const;
   void CountFalsePositive() const;
 
   // Whether a seek over [lo, hi) should ask the filter. A check costs about
@@ -64,8 +66,10 @@ class CraftTableReader {
   // its key range: empty less than e^-1 = 37% of the time); and, while this
   // table's recent checks (a decaying window of a few hundred) came out
   // empty less often than that, seven seeks in eight (the eighth keeps the
-  // share current). Skipping is always safe.
-  bool ShouldCheck(const Slice& lo, const Slice& hi) const;
+  // share current, and counts for all eight). Skipping is always safe.
+  // Returns 0 (do not ask) or the weight of the check's outcome in the
+  // recent window (1, or 8 for a sampled check), for CountCheck.
+  uint32_t ShouldCheck(const Slice& lo, const Slice& hi) const;
   // Whether this table's recent checks came out empty often enough that
   // every seek asks (ShouldCheck's first test).
   bool CheckingPaysLately() const;
@@ -103,7 +107,6 @@ class CraftTableReader {
   mutable std::atomic<uint32_t> recent_checked_{0};
   mutable std::atomic<uint32_t> recent_empty_{0};
   mutable std::atomic<uint32_t> skipped_{0};
-  mutable std::atomic<uint32_t> predicted_{0};  // Seeks ExpectedKeys spared.
 };
 
 // The filter of a table file read straight from the file, whatever the
