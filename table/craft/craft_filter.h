@@ -112,11 +112,11 @@ class CraftMetadata {
   double ExpectedKeys(const Slice& lo, const Slice& hi) const;
 
  private:
-  // What a seek reads of partition i, together: its first key's leading 8 bytes as a
-  // big-endian integer, zero-padded (FindPartition compares these and reads
-  // a whole first key only on a tie), its key count, and its key range as
-  // numbers: its keys share `prefix` bytes, and the 8 bytes after them run
-  // from `from` to `to` (ExpectedKeys).
+  // What a seek reads of partition i, together: its first key's leading 8
+  // bytes as a big-endian integer, zero-padded (FindPartition compares
+  // these and reads a whole first key only on a tie), its key count, and
+  // its key range as numbers: its keys share `prefix` bytes, and the 8
+  // bytes after them run from `from` to `to` (ExpectedKeys).
   struct Probe {
     uint64_t head = 0;
     uint64_t from = 0;

@@ -769,10 +769,12 @@ class CodedKey {
  public:
   CodedKey(const OrderPreservingCode& code, const Slice& key,
            bool append_zero) {
-    const size_t max = OrderPreservingCode::MaxEncodedLength(key.size()) + 1;
+    // The exact length, not the worst case (every byte a 32-bit code): a
+    // text key of a few dozen bytes codes into the inline buffer.
+    const size_t size = code.EncodedLength(key) + 1;
     char* out = inline_;
-    if (max > sizeof(inline_)) {
-      heap_.resize(max);
+    if (size > sizeof(inline_)) {
+      heap_.resize(size);
       out = &heap_[0];
     }
     size_t n = code.Encode(key, out);

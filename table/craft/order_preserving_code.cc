@@ -169,6 +169,14 @@ void OrderPreservingCode::Encode(const Slice& key, std::string* out) const {
   out->resize(old_size + Encode(key, &(*out)[old_size]));
 }
 
+size_t OrderPreservingCode::EncodedLength(const Slice& key) const {
+  size_t bits = 0;
+  for (size_t i = 0; i < key.size(); ++i) {
+    bits += length_[static_cast<uint8_t>(key[i])];
+  }
+  return (bits + 7) / 8;
+}
+
 size_t OrderPreservingCode::Encode(const Slice& key, char* out) const {
   char* const begin = out;
   uint64_t acc = 0;  // The last `bits` (< 8 between bytes) not yet written.

@@ -50,6 +50,8 @@ class OrderPreservingCode {
   static size_t MaxEncodedLength(size_t key_size) {
     return (key_size * kMaxCodeBits + 7) / 8;
   }
+  // The coded key's exact length in bytes.
+  size_t EncodedLength(const Slice& key) const;
 
   uint32_t length(uint8_t byte) const { return length_[byte]; }
 

@@ -118,6 +118,7 @@ TEST(OrderPreservingCodeTest, EncodeToDecodeFromRoundTrips) {
     for (int i = 0; i < 100; ++i) {
       const std::string s = RandomString(rng, "", 10);
       ASSERT_EQ(Coded(code, s), Coded(decoded, s));
+      ASSERT_EQ(code.EncodedLength(s), Coded(code, s).size());
     }
   }
 }
