@@ -30,7 +30,7 @@ case "$cmd" in
     for p in $(series_names); do
       patch -p1 -F0 -s < "$root/patches/$p"
       git add -A && git -c user.name=series -c user.email=series@localhost commit -qm "$p"
-      echo "$p $(git show HEAD | git patch-id --stable | cut -d' ' -f1)" >> .git/series-ids
+      echo "$p $(git diff HEAD~1 HEAD | sha256sum | cut -d' ' -f1)" >> .git/series-ids
     done
     echo "$dir: $(git rev-list --count HEAD) commits"
     ;;
@@ -40,7 +40,7 @@ case "$cmd" in
       name=$(git log -1 --format=%s "$c")
       [ "$name" = pristine ] && continue
       out="$root/patches/$name"
-      id=$(git show "$c" | git patch-id --stable | cut -d' ' -f1)
+      id=$(git diff "$c~1" "$c" | sha256sum | cut -d' ' -f1)
       # Unchanged patches keep their bytes (file order, index lines).
       grep -qx "$name $id" .git/series-ids 2>/dev/null && continue
       if [ -f "$out" ]; then

@@ -3,6 +3,7 @@
 #include "db/db_test_util.h"
 #include "db/tombstone/initial_puts.h"
 #include "rocksdb/utilities/debug.h"
+#include "rocksdb/utilities/optimistic_transaction_db.h"
 #include "rocksdb/utilities/transaction_db.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
 #include "utilities/merge_operators.h"
@@ -25,6 +26,12 @@ class InitialPutTest : public DBTestBase {
   }
 
   uint64_t Ticker(Tickers t) { return options_.statistics->getTickerCount(t); }
+
+  static std::string Key(int i) {
+    char buf[16];
+    snprintf(buf, sizeof(buf), "key%05d", i);
+    return buf;
+  }
 
   // Internal entries (all versions) of `key` across memtables and files.
   std::vector<KeyVersion> Versions(const std::string& key) {
@@ -256,6 +263,160 @@ TEST_F(InitialPutTest, VerificationRejectsABadInitialPut) {
   ASSERT_OK(ok_batch.PutInitial("k", "v3"));
   ASSERT_OK(db_->Write(WriteOptions(), &ok_batch));
   EXPECT_EQ(Get("k"), "v3");
+}
+
+// Regression (issue 18, defect 3): the check was a lookup before the write
+// joined its write group, so two writers could both find a key absent and
+// both write it; after a delete, compaction then pruned the newer chain and
+// the older initial put came back.
+TEST_F(InitialPutTest, VerificationIsAtomicWithTheWrite) {
+  options_ = InitialOptions();
+  options_.verify_initial_puts = true;
+  DestroyAndReopen(options_);
+  PutBelow();
+  constexpr int kThreads = 4;
+  constexpr int kKeys = 2000;
+  std::vector<std::atomic<int>> accepted(kKeys);
+  std::vector<port::Thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kKeys; i++) {
+        Status s = db_->PutInitial(WriteOptions(), Key(i),
+                                   "t" + std::to_string(t));
+        if (s.ok()) {
+          accepted[i]++;
+        } else {
+          EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+        }
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  for (int i = 0; i < kKeys; i++) {
+    ASSERT_EQ(accepted[i].load(), 1) << Key(i);
+  }
+  EXPECT_EQ(Ticker(INITIAL_PUT_CONTRACT_VIOLATIONS),
+            uint64_t{kKeys} * (kThreads - 1));
+  ASSERT_OK(Flush());
+  for (int i = 0; i < kKeys; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  ASSERT_OK(Flush());
+  CompactL0ToL1();
+  for (int i = 0; i < kKeys; i++) {
+    ASSERT_EQ(Get(Key(i)), "NOT_FOUND") << Key(i);
+  }
+}
+
+// Regression (issue 18, defect 4): a range deletion earlier in the same
+// batch hides the key the initial put then writes.
+TEST_F(InitialPutTest, VerificationCountsTheBatchsRangeDeletions) {
+  options_ = InitialOptions();
+  options_.verify_initial_puts = true;
+  DestroyAndReopen(options_);
+  ASSERT_OK(Put("c", "old"));
+  WriteBatch batch;
+  ASSERT_OK(batch.DeleteRange("c", "c\xff"));
+  ASSERT_OK(batch.PutInitial("c", "new"));
+  ASSERT_OK(db_->Write(WriteOptions(), &batch));
+  EXPECT_EQ(Get("c"), "new");
+  // A put after the range deletion makes the key visible again.
+  WriteBatch bad;
+  ASSERT_OK(bad.DeleteRange("c", "c\xff"));
+  ASSERT_OK(bad.Put("c", "1"));
+  ASSERT_OK(bad.PutInitial("c", "2"));
+  EXPECT_TRUE(db_->Write(WriteOptions(), &bad).IsInvalidArgument());
+  EXPECT_EQ(Get("c"), "new");
+  // A range deletion that does not cover the key changes nothing.
+  WriteBatch other;
+  ASSERT_OK(other.DeleteRange("a", "b"));
+  ASSERT_OK(other.PutInitial("c", "3"));
+  EXPECT_TRUE(db_->Write(WriteOptions(), &other).IsInvalidArgument());
+  EXPECT_EQ(Ticker(INITIAL_PUT_CONTRACT_VIOLATIONS), 2u);
+}
+
+// Regression (issue 18, defect 5): a write to a dropped column family with
+// ignore_missing_column_families is skipped, as stock skips a Put there; it
+// is no contract violation.
+TEST_F(InitialPutTest, VerificationSkipsDroppedColumnFamilies) {
+  options_ = InitialOptions();
+  options_.verify_initial_puts = true;
+  DestroyAndReopen(options_);
+  CreateColumnFamilies({"gone"}, options_);
+  ColumnFamilyHandle* gone = handles_[0];
+  ASSERT_OK(db_->DropColumnFamily(gone));
+  WriteOptions ignore;
+  ignore.ignore_missing_column_families = true;
+  WriteBatch batch;
+  ASSERT_OK(batch.PutInitial(gone, "k", "v"));
+  ASSERT_OK(batch.PutInitial("d", "v"));
+  ASSERT_OK(db_->Write(ignore, &batch));
+  EXPECT_EQ(Get("d"), "v");
+  // Without the option the write fails as a Put there fails, and is still
+  // no violation.
+  WriteBatch strict;
+  ASSERT_OK(strict.PutInitial(gone, "k", "v"));
+  Status put_status;
+  {
+    WriteBatch put_batch;
+    ASSERT_OK(put_batch.Put(gone, "k", "v"));
+    put_status = db_->Write(WriteOptions(), &put_batch);
+  }
+  Status s = db_->Write(WriteOptions(), &strict);
+  EXPECT_EQ(s.code(), put_status.code()) << s.ToString();
+  EXPECT_EQ(Ticker(INITIAL_PUT_CONTRACT_VIOLATIONS), 0u);
+  ASSERT_OK(db_->DestroyColumnFamilyHandle(gone));
+  handles_.clear();
+}
+
+// Where writes reach the memtable out of order, the check cannot be atomic:
+// the option is refused at open.
+TEST_F(InitialPutTest, VerificationRefusedWhereItCannotBeAtomic) {
+  options_ = InitialOptions();
+  options_.verify_initial_puts = true;
+  Options unordered = options_;
+  unordered.unordered_write = true;
+  EXPECT_TRUE(TryReopen(unordered).IsInvalidArgument());
+  Options two_queues = options_;
+  two_queues.two_write_queues = true;
+  EXPECT_TRUE(TryReopen(two_queues).IsInvalidArgument());
+  Close();
+  TransactionDBOptions txn_db_options;
+  txn_db_options.write_policy = TxnDBWritePolicy::WRITE_PREPARED;
+  TransactionDB* txn_db = nullptr;
+  EXPECT_TRUE(TransactionDB::Open(options_, txn_db_options, dbname_, &txn_db)
+                  .IsInvalidArgument());
+  delete txn_db;
+}
+
+// An optimistic transaction's own validation still runs with the check.
+TEST_F(InitialPutTest, VerificationWithOptimisticTransactions) {
+  options_ = InitialOptions();
+  options_.verify_initial_puts = true;
+  DestroyAndReopen(options_);
+  Close();
+  OptimisticTransactionDB* otxn_db = nullptr;
+  ASSERT_OK(OptimisticTransactionDB::Open(options_, dbname_, &otxn_db));
+  std::unique_ptr<OptimisticTransactionDB> guard(otxn_db);
+  std::unique_ptr<Transaction> a(otxn_db->BeginTransaction(WriteOptions()));
+  std::unique_ptr<Transaction> b(otxn_db->BeginTransaction(WriteOptions()));
+  std::string value;
+  ASSERT_TRUE(a->GetForUpdate(ReadOptions(), "o", &value).IsNotFound());
+  ASSERT_TRUE(b->GetForUpdate(ReadOptions(), "o", &value).IsNotFound());
+  ASSERT_OK(a->PutInitial(otxn_db->DefaultColumnFamily(), "o", "a"));
+  ASSERT_OK(b->PutInitial(otxn_db->DefaultColumnFamily(), "o", "b"));
+  ASSERT_OK(a->Commit());
+  EXPECT_TRUE(b->Commit().IsBusy());  // The transaction's own conflict.
+  ASSERT_OK(otxn_db->Get(ReadOptions(), "o", &value));
+  EXPECT_EQ(value, "a");
+  std::unique_ptr<Transaction> c(otxn_db->BeginTransaction(WriteOptions()));
+  ASSERT_OK(c->PutInitial(otxn_db->DefaultColumnFamily(), "o", "c"));
+  EXPECT_TRUE(c->Commit().IsInvalidArgument());  // The contract.
+  EXPECT_EQ(options_.statistics->getTickerCount(
+                INITIAL_PUT_CONTRACT_VIOLATIONS),
+            1u);
 }
 
 TEST_F(InitialPutTest, WalRecoveryKeepsTheFlag) {

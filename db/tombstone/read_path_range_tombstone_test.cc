@@ -3,10 +3,13 @@
 // refused, and that no read at any sequence number changes.
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <thread>
 
 #include "db/db_test_util.h"
 #include "db/tombstone/read_path_range_tombstones.h"
+#include "db/write_controller.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/sst_file_writer.h"
 
@@ -94,6 +97,25 @@ class ReadPathRangeTombstoneTest : public DBTestBase {
     auto* cfh =
         static_cast<ColumnFamilyHandleImpl*>(db_->DefaultColumnFamily());
     return static_cast<int>(cfh->cfd()->mem()->NumRangeDeletion());
+  }
+
+  // Runs `work` on another thread and reports whether it finished within
+  // `seconds`; then calls `release` (which must unblock `work`) and joins.
+  static bool FinishesWhileBlocked(const std::function<void()>& work,
+                                   const std::function<void()>& release,
+                                   int seconds = 20) {
+    std::atomic<bool> done{false};
+    std::thread t([&] {
+      work();
+      done.store(true);
+    });
+    for (int i = 0; i < seconds * 100 && !done.load(); i++) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const bool finished = done.load();
+    release();
+    t.join();
+    return finished;
   }
 
   Options options_;
@@ -451,6 +473,106 @@ TEST_F(ReadPathRangeTombstoneTest, ConcurrentWritersIntoTheRun) {
   ASSERT_OK(Flush());
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   check_writes();
+}
+
+// Regression (issue 18, defect 1): a file ingested behind lands below every
+// sequence number, inside the gaps of a converted run; the synthesized
+// tombstone hid its keys. DBs that allow ingest-behind never convert.
+TEST_F(ReadPathRangeTombstoneTest, IngestBehindKeysSurviveARun) {
+  options_ = CurrentOptions();
+  options_.create_if_missing = true;
+  options_.statistics = CreateDBStatistics();
+  options_.compaction_style = kCompactionStyleUniversal;
+  options_.num_levels = 3;
+  options_.allow_ingest_behind = true;
+  options_.min_tombstones_for_range_conversion = 3;
+  DestroyAndReopen(options_);
+  auto key = [](int i) {
+    char buf[8];
+    snprintf(buf, sizeof(buf), "a%02d", i);
+    return std::string(buf);
+  };
+  for (int i = 1; i <= 19; i += 2) {
+    ASSERT_OK(Put(key(i), "odd"));
+  }
+  ASSERT_OK(Put("b", "b"));
+  ASSERT_OK(Flush());
+  for (int i = 1; i <= 19; i += 2) {
+    ASSERT_OK(Delete(key(i)));
+  }
+  EXPECT_EQ(Scan(true, ReadOptions()), std::vector<std::string>{"b"});
+  EXPECT_EQ(Scan(false, ReadOptions()), std::vector<std::string>{"b"});
+
+  std::string file = dbname_ + "/behind.sst";
+  SstFileWriter writer(EnvOptions(), options_);
+  ASSERT_OK(writer.Open(file));
+  std::vector<std::string> expected;
+  for (int i = 2; i <= 18; i += 2) {
+    ASSERT_OK(writer.Put(key(i), "even"));
+    expected.push_back(key(i));
+  }
+  expected.push_back("b");
+  ASSERT_OK(writer.Finish());
+  IngestExternalFileOptions ifo;
+  ifo.ingest_behind = true;
+  ASSERT_OK(db_->IngestExternalFile({file}, ifo));
+
+  EXPECT_EQ(Get(key(2)), "even");
+  EXPECT_EQ(Scan(true, ReadOptions()), expected);
+  EXPECT_EQ(Scan(false, ReadOptions()), expected);
+  EXPECT_EQ(Inserted(), 0u);
+}
+
+// Regression (issue 18, defect 2): a conversion entered the write thread and
+// waited there for LockWAL()'s holder; a thread that held the lock and
+// scanned deadlocked. Now the scan skips the conversion.
+TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForLockWAL) {
+  Open(8);
+  FillAndDelete(100, 10, 50);
+  ASSERT_OK(db_->LockWAL());
+  // A scan while the WAL is locked (had the lock holder scanned, it would
+  // have waited for itself).
+  std::vector<std::string> keys;
+  EXPECT_TRUE(FinishesWhileBlocked(
+      [&] { keys = Scan(true, ReadOptions()); },
+      [&] { ASSERT_OK(db_->UnlockWAL()); }));
+  EXPECT_EQ(keys, Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 1u);
+  // Unlocked, a later scan converts.
+  EXPECT_EQ(Scan(false, ReadOptions()), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 1u);
+}
+
+// Regression (issue 18, defect 2): behind a write stall a scan that wanted
+// to convert waited until the stall ended.
+TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForAWriteStall) {
+  Open(8);
+  FillAndDelete(100, 10, 50);
+  std::unique_ptr<WriteControllerToken> stop =
+      dbfull()->TEST_write_controler().GetStopToken();
+  std::atomic<bool> stalled{false};
+  SyncPoint::GetInstance()->SetCallBack(
+      "DBImpl::DelayWrite:Wait", [&](void*) { stalled.store(true); });
+  SyncPoint::GetInstance()->EnableProcessing();
+  std::thread stalled_writer([&] { ASSERT_OK(Put("zzz", "stalled")); });
+  while (!stalled.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::vector<std::string> keys;
+  EXPECT_TRUE(FinishesWhileBlocked(
+      [&] { keys = Scan(true, ReadOptions()); },
+      [&] {
+        stop.reset();
+        dbfull()->TEST_SignalAllBgCv();
+      }));
+  stalled_writer.join();
+  SyncPoint::GetInstance()->DisableProcessing();
+  SyncPoint::GetInstance()->ClearAllCallBacks();
+  EXPECT_EQ(keys, Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 1u);
+  EXPECT_EQ(Get("zzz"), "stalled");
 }
 
 TEST_F(ReadPathRangeTombstoneTest, OffByDefaultWritesNothing) {

@@ -6,18 +6,31 @@
 // The range tombstone at S hides only versions older than S, so reads at
 // S or later see no change, and reads below S do not see it at all. What
 // could break that argument is data the iterator did not see but that is
-// older than S: a memtable switched after the iterator took its
-// SuperVersion, or an ingested file whose global sequence number is <= S
-// but was not yet installed. Both change the column family's SuperVersion
-// while holding the write thread, so the insertion takes the DB mutex and
-// the write thread (as a memtable switch does) and only goes ahead if the
-// SuperVersion is still the iterator's. The mutable memtable must also be
-// able to hold S: a sequence number below the memtable's earliest one would
-// put the tombstone beside newer data that sits in older memtables or L0.
+// older than S:
+//  - a memtable switched after the iterator took its SuperVersion, or an
+//    ingested file whose global sequence number is <= S but was not yet
+//    installed. Both change the column family's SuperVersion while holding
+//    the write thread, so the insertion holds the write thread and the DB
+//    mutex (as a memtable switch does) and only goes ahead if the
+//    SuperVersion is still the iterator's;
+//  - a file ingested behind (IngestExternalFileOptions::ingest_behind),
+//    whose keys get sequence number 0 below everything, at any later time.
+//    DBs opened with allow_ingest_behind never convert (DBImpl::
+//    NewIteratorImpl, patch 0017);
+//  - a mutable memtable whose earliest sequence number is above S: the
+//    tombstone would sit beside newer data that lives in older memtables or
+//    L0, so the insertion refuses.
+// Every other way in assigns sequence numbers above the published one:
+// writes, transactions' commits, ingestion of files that overlap anything
+// (the tombstone's range included) or of DB-generated files, which must
+// overlap nothing.
 //
-// Holding the write thread also makes this the memtable's only writer, so
-// no writer races the insert. It costs writers a short pause per conversion;
-// conversions are rare (a converted run is skipped in one step afterwards).
+// A reader never waits for a writer. The insertion enters the write thread
+// only if no writer is queued, running, stalled or holding LockWAL()
+// (WriteThread::TryEnterUnbatched, patch 0027); otherwise it gives up and
+// counts the conversion as discarded, and a later scan tries again. Holding
+// the write thread makes this the memtable's only writer, so no writer
+// races the insert.
 //
 // The tombstone does not go to the WAL: after a crash it is simply gone,
 // which changes no result either.
@@ -108,43 +121,49 @@ Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
                                             const Slice& end) {
   Statistics* stats = immutable_db_options_.statistics.get();
   Status s;
-  {
-    InstrumentedMutexLock l(&mutex_);
-    WriteThread::Writer w;
-    write_thread_.EnterUnbatched(&w, &mutex_);
-    WriteThread::Writer nonmem_w;
-    if (two_write_queues_) {
-      nonmem_write_thread_.EnterUnbatched(&nonmem_w, &mutex_);
-    }
-    WaitForPendingWrites();
-
-    MemTable* mem = cfd->mem();
-    if (cfd->IsDropped() || error_handler_.IsDBStopped()) {
-      s = Status::Aborted("column family dropped or DB stopped");
-    } else if (cfd->GetSuperVersionNumber() != super_version_number) {
-      // A flush, memtable switch, ingestion or compaction since the
-      // iterator started: its view may miss data older than seq.
-      s = Status::TryAgain("SuperVersion changed");
-    } else if (seq < mem->GetEarliestSequenceNumber()) {
-      s = Status::TryAgain("read sequence predates the mutable memtable");
-    } else {
-      MemTablePostProcessInfo info;
-      // The concurrent insert path accepts a sequence number below the
-      // memtable's newest; we are its only writer either way.
-      s = mem->Add(seq, kTypeRangeDeletion, start, end,
-                   /*kv_prot_info=*/nullptr, /*allow_concurrent=*/true, &info,
-                   /*hint=*/nullptr);
-      if (s.ok()) {
-        mem->BatchPostProcess(info);
+  // A reader never waits for writers: enter the write thread(s) only if
+  // nobody is writing, stalled or holding LockWAL(), else give up.
+  WriteThread::Writer w;
+  WriteThread::Writer nonmem_w;
+  if (!write_thread_.TryEnterUnbatched(&w)) {
+    s = Status::Busy("a writer is queued");
+  } else if (two_write_queues_ &&
+             !nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {
+    write_thread_.ExitUnbatched(&w);
+    s = Status::Busy("a WAL-only writer is queued");
+  }
+  if (s.ok()) {
+    {
+      // As in a memtable switch: write thread first, then the DB mutex,
+      // which no holder keeps while it waits for the write thread.
+      InstrumentedMutexLock l(&mutex_);
+      MemTable* mem = cfd->mem();
+      if (cfd->IsDropped() || error_handler_.IsDBStopped()) {
+        s = Status::Aborted("column family dropped or DB stopped");
+      } else if (cfd->GetSuperVersionNumber() != super_version_number) {
+        // A flush, memtable switch, ingestion or compaction since the
+        // iterator started: its view may miss data older than seq.
+        s = Status::TryAgain("SuperVersion changed");
+      } else if (seq < mem->GetEarliestSequenceNumber()) {
+        s = Status::TryAgain("read sequence predates the mutable memtable");
+      } else {
+        MemTablePostProcessInfo info;
+        // The concurrent insert path accepts a sequence number below the
+        // memtable's newest; we are its only writer either way.
+        s = mem->Add(seq, kTypeRangeDeletion, start, end,
+                     /*kv_prot_info=*/nullptr, /*allow_concurrent=*/true,
+                     &info, /*hint=*/nullptr);
+        if (s.ok()) {
+          mem->BatchPostProcess(info);
+        }
       }
     }
-    Count(cfd, s.ok());
-
     if (two_write_queues_) {
       nonmem_write_thread_.ExitUnbatched(&nonmem_w);
     }
     write_thread_.ExitUnbatched(&w);
   }
+  Count(cfd, s.ok());
   RecordTick(stats, s.ok() ? READ_PATH_RANGE_TOMBSTONES_INSERTED
                            : READ_PATH_RANGE_TOMBSTONES_DISCARDED);
   return s;

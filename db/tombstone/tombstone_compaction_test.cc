@@ -337,6 +337,64 @@ TEST_F(TombstoneCompactionTest, DeadlineMetOnAnIdleDB) {
   }
 }
 
+// Regression (issue 18, defect 2): the timer's memtable flush runs on the
+// process-wide periodic task thread and entered the write thread, waiting
+// there for LockWAL()'s holder (or a write stall) to let go. It now skips
+// the flush while the write thread is busy and flushes on a later period.
+TEST_F(TombstoneCompactionTest, DeadlineTimerNeverWaitsForWriters) {
+  Options options = BaseOptions();
+  options.delete_persistence_threshold = 1000;
+  DestroyAndReopen(options);
+  PutFloor(100);
+  for (int i = 0; i < 50; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  std::atomic<int> skipped{0};
+  SyncPoint::GetInstance()->SetCallBack(
+      "TombstoneDeadlineTimer:FlushAttempted", [&](void* arg) {
+        if (!*static_cast<bool*>(arg)) {
+          skipped++;
+        }
+      });
+  ASSERT_OK(db_->LockWAL());
+  std::atomic<bool> done{false};
+  std::thread timer([&] {
+    AdvanceSeconds(1000);
+    done.store(true);
+  });
+  for (int i = 0; i < 2000 && !done.load(); i++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const bool finished_while_locked = done.load();
+  ASSERT_OK(db_->UnlockWAL());
+  timer.join();
+  EXPECT_TRUE(finished_while_locked);
+  EXPECT_GT(skipped.load(), 0);
+  // Unlocked, the next periods flush and compact.
+  AdvanceSeconds(100);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_EQ(TombstonesAboveLastLevel(), 0u) << FilesPerLevel();
+}
+
+// The timer's flush under atomic_flush goes through the atomic flush path
+// (FlushMemTable asserts it is not used there).
+TEST_F(TombstoneCompactionTest, DeadlineMetOnAnIdleDBWithAtomicFlush) {
+  Options options = BaseOptions();
+  options.delete_persistence_threshold = 1000;
+  options.atomic_flush = true;
+  DestroyAndReopen(options);
+  PutFloor(100);
+  for (int i = 0; i < 50; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  AdvanceSeconds(1000);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_EQ(TombstonesAboveLastLevel(), 0u) << FilesPerLevel();
+  for (int i = 0; i < 100; i++) {
+    EXPECT_EQ(Get(Key(i)), i < 50 ? "NOT_FOUND" : "floor");
+  }
+}
+
 TEST_F(TombstoneCompactionTest, OffByDefault) {
   Options defaults;
   EXPECT_EQ(defaults.delete_persistence_threshold, 0u);

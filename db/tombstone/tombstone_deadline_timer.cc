@@ -12,6 +12,7 @@
 #include "db/memtable.h"
 #include "db/tombstone/tombstone_deadlines.h"
 #include "db/version_set.h"
+#include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -66,11 +67,35 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
     }
   }
   for (ColumnFamilyData* cfd : to_flush) {
-    FlushOptions flush_options;
-    flush_options.wait = false;
-    flush_options.allow_write_stall = true;
-    FlushMemTable(cfd, flush_options, FlushReason::kOthers)
-        .PermitUncheckedError();  // Retried on the next period.
+    // This runs on the process-wide periodic task thread, which must never
+    // wait for writers (a write stall, a LockWAL() holder): switch the
+    // memtable only if the write thread is free, else retry next period.
+    WriteThread::Writer w;
+    WriteThread::Writer nonmem_w;
+    bool entered = write_thread_.TryEnterUnbatched(&w);
+    if (entered && two_write_queues_ &&
+        !nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {
+      write_thread_.ExitUnbatched(&w);
+      entered = false;
+    }
+    if (entered) {
+      FlushOptions flush_options;
+      flush_options.wait = false;
+      flush_options.allow_write_stall = true;
+      Status s =
+          immutable_db_options_.atomic_flush
+              ? AtomicFlushMemTables(flush_options, FlushReason::kOthers, {cfd},
+                                     /*entered_write_thread=*/true)
+              : FlushMemTable(cfd, flush_options, FlushReason::kOthers,
+                              /*entered_write_thread=*/true);
+      s.PermitUncheckedError();  // Retried on the next period.
+      if (two_write_queues_) {
+        nonmem_write_thread_.ExitUnbatched(&nonmem_w);
+      }
+      write_thread_.ExitUnbatched(&w);
+    }
+    TEST_SYNC_POINT_CALLBACK("TombstoneDeadlineTimer:FlushAttempted",
+                             &entered);
     InstrumentedMutexLock l(&mutex_);
     cfd->UnrefAndTryDelete();
   }
