@@ -524,23 +524,37 @@ TEST_F(ReadPathRangeTombstoneTest, IngestBehindKeysSurviveARun) {
 }
 
 // Regression (issue 18, defect 2): a conversion entered the write thread and
-// waited there for LockWAL()'s holder; a thread that held the lock and
-// scanned deadlocked. Now the scan skips the conversion.
+// waited there behind a writer stalled by LockWAL() until UnlockWAL(); a
+// thread that held the lock and scanned deadlocked. Now the scan skips the
+// conversion while writes are stopped.
 TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForLockWAL) {
   Open(8);
   FillAndDelete(100, 10, 50);
   ASSERT_OK(db_->LockWAL());
-  // A scan while the WAL is locked (had the lock holder scanned, it would
-  // have waited for itself).
+  std::atomic<bool> stalled{false};
+  SyncPoint::GetInstance()->SetCallBack(
+      "DBImpl::DelayWrite:Wait", [&](void*) { stalled.store(true); });
+  SyncPoint::GetInstance()->EnableProcessing();
+  // Alone, and then behind a writer that waits for UnlockWAL().
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
+  std::thread stalled_writer([&] { ASSERT_OK(Put("zzz", "stalled")); });
+  while (!stalled.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   std::vector<std::string> keys;
   EXPECT_TRUE(FinishesWhileBlocked(
-      [&] { keys = Scan(true, ReadOptions()); },
+      [&] { keys = Scan(false, ReadOptions()); },
       [&] { ASSERT_OK(db_->UnlockWAL()); }));
+  stalled_writer.join();
+  SyncPoint::GetInstance()->DisableProcessing();
+  SyncPoint::GetInstance()->ClearAllCallBacks();
   EXPECT_EQ(keys, Expected(100, 10, 50));
   EXPECT_EQ(Inserted(), 0u);
-  EXPECT_EQ(Discarded(), 1u);
+  EXPECT_EQ(Discarded(), 2u);
   // Unlocked, a later scan converts.
-  EXPECT_EQ(Scan(false, ReadOptions()), Expected(100, 10, 50));
+  std::vector<std::string> with_write = Expected(100, 10, 50);
+  with_write.push_back("zzz");
+  EXPECT_EQ(Scan(true, ReadOptions()), with_write);
   EXPECT_EQ(Inserted(), 1u);
 }
 

@@ -26,8 +26,9 @@
 // overlap nothing.
 //
 // A reader never waits for a writer. The insertion enters the write thread
-// only if no writer is queued, running, stalled or holding LockWAL()
-// (WriteThread::TryEnterUnbatched, patch 0027); otherwise it gives up and
+// only if writes are not stopped (LockWAL(), a stall) and no writer is
+// queued or running (WriteThread::TryEnterUnbatched, patch 0027); otherwise
+// it gives up and
 // counts the conversion as discarded, and a later scan tries again. Holding
 // the write thread makes this the memtable's only writer, so no writer
 // races the insert.
@@ -125,7 +126,10 @@ Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
   // nobody is writing, stalled or holding LockWAL(), else give up.
   WriteThread::Writer w;
   WriteThread::Writer nonmem_w;
-  if (!write_thread_.TryEnterUnbatched(&w)) {
+  if (write_controller_.IsStopped()) {
+    // LockWAL() or a stall: the DB's state is meant to stay as it is.
+    s = Status::Busy("writes are stopped");
+  } else if (!write_thread_.TryEnterUnbatched(&w)) {
     s = Status::Busy("a writer is queued");
   } else if (two_write_queues_ &&
              !nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {

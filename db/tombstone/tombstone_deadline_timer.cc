@@ -50,7 +50,14 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
             threshold,
             TombstoneStageWeights(*vstorage, vstorage->base_level(),
                                   last_level, mutable_cf_options));
-        if (written != 0 && now >= written + deadlines[0]) {
+        // A memtable older than the mapping's oldest entry (it keeps about
+        // preserve_internal_time_seconds, which is at least the threshold)
+        // is overdue; with no entry at all its age is unknown.
+        const bool older_than_mapping =
+            written == kUnknownTimeBeforeAll && !seqno_to_time_mapping_.Empty();
+        if (older_than_mapping ||
+            (written != kUnknownTimeBeforeAll &&
+             now >= written + deadlines[0])) {
           cfd->Ref();
           to_flush.push_back(cfd);
         }
