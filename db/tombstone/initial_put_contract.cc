@@ -14,9 +14,45 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
+// Accepts every record of a batch (any column family) and does nothing;
+// subclasses override what they look at.
+class AcceptAllHandler : public WriteBatch::Handler {
+ public:
+  Status PutCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status TimedPutCF(uint32_t, const Slice&, const Slice&, uint64_t) override {
+    return Status::OK();
+  }
+  Status PutEntityCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status DeleteCF(uint32_t, const Slice&) override { return Status::OK(); }
+  Status SingleDeleteCF(uint32_t, const Slice&) override {
+    return Status::OK();
+  }
+  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status PutBlobIndexCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status MarkBeginPrepare(bool) override { return Status::OK(); }
+  Status MarkEndPrepare(const Slice&) override { return Status::OK(); }
+  Status MarkCommit(const Slice&) override { return Status::OK(); }
+  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status MarkRollback(const Slice&) override { return Status::OK(); }
+  Status MarkNoop(bool) override { return Status::OK(); }
+};
+
 // Tracks what the batch itself makes visible, and checks initial puts
 // against that first and against the DB second.
-class ContractChecker : public WriteBatch::Handler {
+class ContractChecker : public AcceptAllHandler {
  public:
   explicit ContractChecker(const VisibleValueLookup& lookup)
       : lookup_(lookup) {}
@@ -76,15 +112,6 @@ class ContractChecker : public WriteBatch::Handler {
   Status PutBlobIndexCF(uint32_t cf, const Slice& key, const Slice&) override {
     return Set(cf, key, true);
   }
-  Status MarkBeginPrepare(bool) override { return Status::OK(); }
-  Status MarkEndPrepare(const Slice&) override { return Status::OK(); }
-  Status MarkCommit(const Slice&) override { return Status::OK(); }
-  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status MarkRollback(const Slice&) override { return Status::OK(); }
-  Status MarkNoop(bool) override { return Status::OK(); }
-
  private:
   Status Set(uint32_t cf, const Slice& key, bool visible) {
     batch_state_[{cf, key.ToString()}] = visible;
@@ -115,7 +142,7 @@ class ContractChecker : public WriteBatch::Handler {
 };
 
 // Finds the first initial put and stops.
-class InitialPutFinder : public WriteBatch::Handler {
+class InitialPutFinder : public AcceptAllHandler {
  public:
   bool found() const { return found_; }
   Status PutInitialCF(uint32_t, const Slice&, const Slice&) override {
@@ -123,37 +150,6 @@ class InitialPutFinder : public WriteBatch::Handler {
     return Status::OK();
   }
   bool Continue() override { return !found_; }
-  // Everything else is accepted and ignored.
-  Status PutCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status TimedPutCF(uint32_t, const Slice&, const Slice&, uint64_t) override {
-    return Status::OK();
-  }
-  Status PutEntityCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status DeleteCF(uint32_t, const Slice&) override { return Status::OK(); }
-  Status SingleDeleteCF(uint32_t, const Slice&) override {
-    return Status::OK();
-  }
-  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status PutBlobIndexCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status MarkBeginPrepare(bool) override { return Status::OK(); }
-  Status MarkEndPrepare(const Slice&) override { return Status::OK(); }
-  Status MarkCommit(const Slice&) override { return Status::OK(); }
-  Status MarkCommitWithTimestamp(const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status MarkRollback(const Slice&) override { return Status::OK(); }
-  Status MarkNoop(bool) override { return Status::OK(); }
 
  private:
   bool found_ = false;
