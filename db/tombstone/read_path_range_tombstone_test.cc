@@ -118,6 +118,28 @@ class ReadPathRangeTombstoneTest : public DBTestBase {
     return finished;
   }
 
+  // With writes stopped by the caller: starts a writer of "zzz", which waits
+  // in the write thread, then scans. Reports whether the scan finished
+  // while the writer still waited; `release` must let the writer go.
+  bool ScanFinishesBehindAStalledWriter(bool forward,
+                                        const std::function<void()>& release,
+                                        std::vector<std::string>* keys) {
+    std::atomic<bool> stalled{false};
+    SyncPoint::GetInstance()->SetCallBack(
+        "DBImpl::DelayWrite:Wait", [&](void*) { stalled.store(true); });
+    SyncPoint::GetInstance()->EnableProcessing();
+    std::thread writer([&] { ASSERT_OK(Put("zzz", "stalled")); });
+    while (!stalled.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const bool finished = FinishesWhileBlocked(
+        [&] { *keys = Scan(forward, ReadOptions()); }, release);
+    writer.join();
+    SyncPoint::GetInstance()->DisableProcessing();
+    SyncPoint::GetInstance()->ClearAllCallBacks();
+    return finished;
+  }
+
   Options options_;
 };
 
@@ -531,23 +553,11 @@ TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForLockWAL) {
   Open(8);
   FillAndDelete(100, 10, 50);
   ASSERT_OK(db_->LockWAL());
-  std::atomic<bool> stalled{false};
-  SyncPoint::GetInstance()->SetCallBack(
-      "DBImpl::DelayWrite:Wait", [&](void*) { stalled.store(true); });
-  SyncPoint::GetInstance()->EnableProcessing();
   // Alone, and then behind a writer that waits for UnlockWAL().
   EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
-  std::thread stalled_writer([&] { ASSERT_OK(Put("zzz", "stalled")); });
-  while (!stalled.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
   std::vector<std::string> keys;
-  EXPECT_TRUE(FinishesWhileBlocked(
-      [&] { keys = Scan(false, ReadOptions()); },
-      [&] { ASSERT_OK(db_->UnlockWAL()); }));
-  stalled_writer.join();
-  SyncPoint::GetInstance()->DisableProcessing();
-  SyncPoint::GetInstance()->ClearAllCallBacks();
+  EXPECT_TRUE(ScanFinishesBehindAStalledWriter(
+      false, [&] { ASSERT_OK(db_->UnlockWAL()); }, &keys));
   EXPECT_EQ(keys, Expected(100, 10, 50));
   EXPECT_EQ(Inserted(), 0u);
   EXPECT_EQ(Discarded(), 2u);
@@ -565,24 +575,14 @@ TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForAWriteStall) {
   FillAndDelete(100, 10, 50);
   std::unique_ptr<WriteControllerToken> stop =
       dbfull()->TEST_write_controler().GetStopToken();
-  std::atomic<bool> stalled{false};
-  SyncPoint::GetInstance()->SetCallBack(
-      "DBImpl::DelayWrite:Wait", [&](void*) { stalled.store(true); });
-  SyncPoint::GetInstance()->EnableProcessing();
-  std::thread stalled_writer([&] { ASSERT_OK(Put("zzz", "stalled")); });
-  while (!stalled.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
   std::vector<std::string> keys;
-  EXPECT_TRUE(FinishesWhileBlocked(
-      [&] { keys = Scan(true, ReadOptions()); },
+  EXPECT_TRUE(ScanFinishesBehindAStalledWriter(
+      true,
       [&] {
         stop.reset();
         dbfull()->TEST_SignalAllBgCv();
-      }));
-  stalled_writer.join();
-  SyncPoint::GetInstance()->DisableProcessing();
-  SyncPoint::GetInstance()->ClearAllCallBacks();
+      },
+      &keys));
   EXPECT_EQ(keys, Expected(100, 10, 50));
   EXPECT_EQ(Inserted(), 0u);
   EXPECT_EQ(Discarded(), 1u);
