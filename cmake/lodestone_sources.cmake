@@ -27,6 +27,7 @@ set(LODESTONE_LIB_SOURCES
   table/craft/rank_select.cc
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc
+  tools/ldb_commands/put_initial_command.cc
   # utilities/lodestone: option registration
   utilities/lodestone/db_properties.cc
   utilities/lodestone/option_types.cc

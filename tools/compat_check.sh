@@ -10,7 +10,7 @@
 #     back (docs/initial_put.md states these outcomes; this pins them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-lodestone=$root/build/release/rocksdb
+lodestone=${LODESTONE_COMPAT_BUILD:-$root/build/release}/rocksdb
 stock=$root/build/stock/rocksdb
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,22 +35,57 @@ for sst in "$work"/craft/*.sst; do
 done
 craft_rows=$("$stock/tools/ldb" --db="$work/craft" --try_load_options=false --hex scan 2>/dev/null | wc -l)
 [ "$craft_rows" -gt 0 ] || { echo "compat: stock ldb read nothing"; exit 1; }
-# 3. Initial puts: a queue whose items are enqueued by PutInitial, some
-# still enqueued at the end. With "flush" they sit in an L0 table and the
-# WAL is empty; without it the newest sit in the WAL only.
-queue_flags=(--queue_delete_mode=initial_put --queue_count=2
-  --queue_long_lived_rows=10 --queue_prefill=200 --queue_steady_seconds=1
-  --queue_drain_seconds=0 --queue_idle_seconds=0 --progress_reports=false)
-"$lodestone/db_bench" --benchmarks=queue,flush "${queue_flags[@]}" \
-  --db="$work/initial_sst" > /dev/null 2>&1
-"$lodestone/db_bench" --benchmarks=queue "${queue_flags[@]}" \
-  --db="$work/initial_wal" > /dev/null 2>&1
-report=${LODESTONE_COMPAT_REPORT:-/dev/stdout}
-for db in initial_sst initial_wal; do
-  for cmd in scan compact scan; do
-    out=$("$stock/tools/ldb" --db="$work/$db" --try_load_options=false $cmd 2>&1 | tail -1)
-    printf 'compat: stock ldb %s on %s: %s\n' "$cmd" "$db" "${out:0:160}" >> "$report"
-  done
-done
+# 3. Initial puts (docs/initial_put.md, "Compatibility and the way back").
+# ldb opens flush the WAL at recovery unless the DB's OPTIONS file says
+# avoid_flush_during_recovery, which keeps a, b (initial) and c in WALs
+# until one recovery flush writes them into one table bounded by plain keys.
+ldb=("$lodestone/tools/ldb" --try_load_options)
+stock_ldb=("$stock/tools/ldb" --try_load_options=false)
+db=$work/initial
+"${ldb[@]}" --db="$db" --create_if_missing put 0 plain-0 > /dev/null
+sed -i 's/avoid_flush_during_recovery=false/avoid_flush_during_recovery=true/' "$db"/OPTIONS-*
+"${ldb[@]}" --db="$db" put a plain-a > /dev/null
+"${ldb[@]}" --db="$db" put_initial b initial-b > /dev/null
+"${ldb[@]}" --db="$db" put c plain-c > /dev/null
+cp -r "$db" "$work/initial_in_wal"
+sed -i 's/avoid_flush_during_recovery=true/avoid_flush_during_recovery=false/' "$db"/OPTIONS-*
+"${ldb[@]}" --db="$db" put z plain-z > /dev/null  # recovery flush: one table
+cp -r "$db" "$work/initial_in_table"
+"${ldb[@]}" --db="$db" put_initial d initial-d > /dev/null
+"${ldb[@]}" --db="$db" put y plain-y > /dev/null  # d alone in a table
+# expect <what> <pattern> <command...>: a line of the command's output must
+# match.
+expect() {
+  local what=$1 pattern=$2 out
+  shift 2
+  out=$("$@" 2>&1) || true
+  grep -q -- "$pattern" <<< "$out" ||
+    { echo "compat: $what: expected /$pattern/, got: $(tail -2 <<< "$out")"; exit 1; }
+}
+expect "stock, initial put in the WAL" "unknown WriteBatch tag: 27" \
+  "${stock_ldb[@]}" --db="$work/initial_in_wal" scan
+expect "stock, initial put inside a table: other keys" "^plain-a$" \
+  "${stock_ldb[@]}" --db="$work/initial_in_table" get a
+expect "stock, initial put inside a table: the key" "Corrupted Key.*type:27" \
+  "${stock_ldb[@]}" --db="$work/initial_in_table" get b
+expect "stock, initial put inside a table: scan" "Corrupted Key.*type:27" \
+  "${stock_ldb[@]}" --db="$work/initial_in_table" scan
+expect "stock, initial put inside a table: compact" "Corrupted Key.*type:27" \
+  "${stock_ldb[@]}" --db="$work/initial_in_table" compact
+expect "stock, initial put as a table's bound" "Corruption: VersionEdit" \
+  "${stock_ldb[@]}" --db="$db" scan
+# The way back: a full compaction, then one more read-write open, so that
+# the MANIFEST no longer names the old tables.
+"${ldb[@]}" --db="$db" compact > /dev/null
+expect "stock, after one compaction (old MANIFEST records)" "Corruption: VersionEdit" \
+  "${stock_ldb[@]}" --db="$db" scan
+"${ldb[@]}" --db="$db" compact > /dev/null
+expect "stock, after the way back" "^z ==> plain-z$" \
+  "${stock_ldb[@]}" --db="$db" scan
+expect "stock, after the way back: an initial put reads" "^initial-d$" \
+  "${stock_ldb[@]}" --db="$db" get d
+
 echo "compat: stock 9.10.0 ldb opened a Lodestone DB ($rows rows, OPTIONS loaded);" \
-  "verified and scanned $tables tables with CRaFT filters ($craft_rows rows)"
+  "verified and scanned $tables tables with CRaFT filters ($craft_rows rows);" \
+  "initial puts: refused in the WAL and as table bounds, Corruption when read" \
+  "inside a table, readable after compaction and a reopen"
