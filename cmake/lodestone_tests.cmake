@@ -88,5 +88,5 @@ lodestone_gtest(tombstone_compaction_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone/tombstone_compaction_test.cc)
 
 # tools/ldb_commands: our ldb commands.
-lodestone_gtest(craft_query_command_test
-  SOURCES ${LODESTONE_ROOT}/tools/ldb_commands/craft_query_command_test.cc)
+lodestone_gtest(ldb_commands_test
+  SOURCES ${LODESTONE_ROOT}/tools/ldb_commands/ldb_commands_test.cc)

@@ -1,15 +1,17 @@
-// ldb craft_query on a DB whose tables carry CRaFT filters.
+// Our ldb commands: craft_query on a DB whose tables carry CRaFT filters,
+// put_initial.
 
 #include "db/db_test_util.h"
 #include "rocksdb/table.h"
+#include "rocksdb/utilities/debug.h"
 #include "rocksdb/utilities/ldb_cmd.h"
 
 namespace ROCKSDB_NAMESPACE {
 
-class CraftQueryCommandTest : public DBTestBase {
+class LdbCommandTest : public DBTestBase {
  public:
-  CraftQueryCommandTest()
-      : DBTestBase("craft_query_command_test", /*env_do_fsync=*/false) {}
+  LdbCommandTest()
+      : DBTestBase("ldb_commands_test", /*env_do_fsync=*/false) {}
 
   std::string Run(const std::vector<std::string>& args, bool* ok) {
     std::vector<std::string> argv = {"ldb", "--db=" + dbname_};
@@ -30,7 +32,7 @@ class CraftQueryCommandTest : public DBTestBase {
   Options options_;
 };
 
-TEST_F(CraftQueryCommandTest, AnswersPerTable) {
+TEST_F(LdbCommandTest, AnswersPerTable) {
   options_ = CurrentOptions();
   BlockBasedTableOptions table;
   table.craft_range_filter = true;
@@ -58,6 +60,27 @@ TEST_F(CraftQueryCommandTest, AnswersPerTable) {
       << out;
   Run({"craft_query", "--from=a"}, &ok);
   EXPECT_FALSE(ok);
+}
+
+TEST_F(LdbCommandTest, PutInitialWritesAnInitialPut) {
+  options_ = CurrentOptions();
+  options_.verify_initial_puts = true;
+  DestroyAndReopen(options_);
+  Close();
+  bool ok = false;
+  std::string out = Run({"put_initial", "k", "v"}, &ok);
+  EXPECT_TRUE(ok) << out;
+  // The contract, checked by the DB's verify_initial_puts.
+  Run({"put_initial", "k", "again"}, &ok);
+  EXPECT_FALSE(ok);
+  Run({"put_initial", "k"}, &ok);
+  EXPECT_FALSE(ok);
+  Reopen(options_);
+  EXPECT_EQ(Get("k"), "v");
+  std::vector<KeyVersion> versions;
+  ASSERT_OK(GetAllKeyVersions(db_, "k", "k\xff", 10, &versions));
+  ASSERT_EQ(versions.size(), 1u);
+  EXPECT_EQ(versions[0].type, static_cast<int>(kTypeValueInitial));
 }
 
 }  // namespace ROCKSDB_NAMESPACE
