@@ -408,6 +408,29 @@ TEST_F(TombstoneCompactionTest, DeadlineMetOnAnIdleDBWithAtomicFlush) {
   }
 }
 
+// Regression (found by the crash test): deadlines are leveled-only; under
+// universal compaction the timer shared the deadline by level targets of a
+// base level of -1 (an assertion in debug builds).
+TEST_F(TombstoneCompactionTest, DeadlineTimerSkipsUniversalCompaction) {
+  Options options = BaseOptions();
+  options.compaction_style = kCompactionStyleUniversal;
+  options.delete_persistence_threshold = 100;
+  DestroyAndReopen(options);
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Put(Key(i), "v"));
+  }
+  ASSERT_OK(Flush());
+  for (int i = 0; i < 50; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  AdvanceSeconds(300);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_EQ(recorder_->Count(CompactionReason::kDeletePersistenceDeadline), 0);
+  for (int i = 0; i < 100; i++) {
+    EXPECT_EQ(Get(Key(i)), i < 50 ? "NOT_FOUND" : "v");
+  }
+}
+
 TEST_F(TombstoneCompactionTest, OffByDefault) {
   Options defaults;
   EXPECT_EQ(defaults.delete_persistence_threshold, 0u);
