@@ -17,6 +17,7 @@ namespace lodestone_stress {
 // what the DB did).
 struct OpCounters {
   std::atomic<uint64_t> initial_puts{0};      // PutInitial writes that succeeded
+  std::atomic<uint64_t> initial_put_errors{0};  // ... that failed
   std::atomic<uint64_t> txn_initial_puts{0};  // Transaction::PutInitial calls
   std::atomic<uint64_t> probes{0};            // contract violation probes
   std::atomic<uint64_t> probes_refused{0};    // ... refused as they must be

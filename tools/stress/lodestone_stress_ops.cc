@@ -105,6 +105,10 @@ Status Put(DB* db, const WriteOptions& write_opts, ColumnFamilyHandle* cfh,
   Status s = db->PutInitial(write_opts, cfh, key, value);
   if (s.ok()) {
     Counters().initial_puts.fetch_add(1, std::memory_order_relaxed);
+  } else if (Counters().initial_put_errors.fetch_add(
+                 1, std::memory_order_relaxed) == 0) {
+    fprintf(stdout, "lodestone: first failed PutInitial: %s\n",
+            s.ToString().c_str());
   }
   return s;
 }
@@ -139,7 +143,11 @@ Status ProbeContractViolation(ThreadState* thread, DB* db,
   Status s = db->PutInitial(write_opts, cfh, k, Slice(value, sz));
   if (!s.IsInvalidArgument()) {
     if (ExplainedByFaults(s)) {
-      counters.probes_inconclusive.fetch_add(1, std::memory_order_relaxed);
+      if (counters.probes_inconclusive.fetch_add(
+              1, std::memory_order_relaxed) == 0) {
+        fprintf(stdout, "lodestone: first inconclusive probe: %s\n",
+                s.ToString().c_str());
+      }
       return Status::OK();
     }
     Fail(thread, "PutInitial over visible key " + Slice(k).ToString(true) +

@@ -97,9 +97,11 @@ class Reporter {
             t(READ_PATH_RANGE_TOMBSTONES_INSERTED),
             t(READ_PATH_RANGE_TOMBSTONES_DISCARDED), at, when);
     fprintf(stdout,
-            "lodestone: initial_put puts=%llu txn_puts=%llu chains_pruned=%llu "
-            "pruned_early=%llu reached_bottommost=%llu at=%.0f when=%s\n",
-            c(n.initial_puts), c(n.txn_initial_puts), t(INITIAL_CHAINS_PRUNED),
+            "lodestone: initial_put puts=%llu failed=%llu txn_puts=%llu "
+            "chains_pruned=%llu pruned_early=%llu reached_bottommost=%llu "
+            "at=%.0f when=%s\n",
+            c(n.initial_puts), c(n.initial_put_errors), c(n.txn_initial_puts),
+            t(INITIAL_CHAINS_PRUNED),
             t(TOMBSTONES_PRUNED_EARLY), t(TOMBSTONES_REACHED_BOTTOMMOST), at,
             when);
     fprintf(stdout,
@@ -112,6 +114,14 @@ class Reporter {
             "when=%s\n",
             t(COMPACTION_TOMBSTONE_DENSITY_PICKS),
             t(COMPACTION_TOMBSTONE_DEADLINE_PICKS), at, when);
+    // How much work the DB did, to tell an idle feature from a stalled DB
+    // (e.g. writes failing under injected faults).
+    fprintf(stdout,
+            "lodestone: progress keys_written=%llu keys_read=%llu "
+            "seeks=%llu flush_bytes=%llu compact_bytes=%llu at=%.0f "
+            "when=%s\n",
+            t(NUMBER_KEYS_WRITTEN), t(NUMBER_KEYS_READ), t(NUMBER_DB_SEEK),
+            t(FLUSH_WRITE_BYTES), t(COMPACT_WRITE_BYTES), at, when);
     fflush(stdout);
   }
 
