@@ -74,6 +74,9 @@ OP_MIXES = {
 # a hot key set some of the time.
 coverage_params = {
     "flush_one_in": lambda: random.choice([1000, 5000]),
+    # Upstream holds snapshots for 100,000 ops; one in ten guards write
+    # conflicts, which keeps every younger Delete (no chain is pruned).
+    "snapshot_hold_ops": lambda: random.choice([1000, 100000]),
     "hot_key_alpha": lambda: random.choice([0, 0, 0.9, 1.2]),
     "threads": lambda: random.choice([8, 16, 32]),
 }
@@ -192,18 +195,22 @@ def claims_of(p):
     read_callback = bool(p.get("use_txn")) and not p.get("use_optimistic_txn") and \
         int(p.get("txn_write_policy", 0) or 0) != 0
     c = {}
+    # The batched and column-family consistency tests read under explicit
+    # snapshots, which never populate the location cache.
     if p.get("location_cache") and p.get("readpercent", 0) > 0 and not udt \
-            and not read_callback:
+            and not read_callback and _expected_state_test(p):
         c["location_cache"] = "hits"
     if p.get("craft_range_filter") and p.get("iterpercent", 0) > 0 and \
             p.get("lodestone_short_bounds_one_in", 0) > 0 and not udt:
         c["craft"] = "skipped"
+    # Runs of deleted keys need a delete-heavy mix.
     if p.get("min_tombstones_for_range_conversion", 0) > 0 and \
-            p.get("iterpercent", 0) > 0 and p.get("delpercent", 0) > 0 and \
+            p.get("iterpercent", 0) > 0 and p.get("delpercent", 0) >= 10 and \
             p.get("prefix_size") == -1 and not p.get("use_sqfc_for_range_queries") \
             and not udt and not read_callback and not p.get("unordered_write"):
         c["conversion"] = "inserted"
-    initial = p.get("put_initial_one_in", 0) > 0 and p.get("writepercent", 0) > 0
+    initial = p.get("put_initial_one_in", 0) > 0 and \
+        p.get("writepercent", 0) > 0 and not read_callback
     if initial:
         c["initial_put"] = "puts" if not p.get("use_txn") else "txn_puts"
         if p.get("delpercent", 0) > 0:
@@ -272,6 +279,16 @@ def _parse_activity(stdout):
     return act
 
 
+def _parse_setting(kv):
+    k, _, v = kv.partition("=")
+    for kind in (int, float):
+        try:
+            return k, kind(v)
+        except ValueError:
+            pass
+    return k, v
+
+
 def child_main(a):
     cfg = CONFIGS[a.config]
     os.makedirs(a.workdir, exist_ok=True)
@@ -291,6 +308,7 @@ def child_main(a):
     dc.default_params.update(lodestone_params)
     dc.default_params.update(fixed)
 
+    forced_by_user = dict(_parse_setting(kv) for kv in a.set or [])
     invocations = []
     pending = {}
     orig_finalize = dc.finalize_and_sanitize
@@ -307,7 +325,11 @@ def child_main(a):
             p["prefix_size"] = -1
         for k, v in cfg["forced"].items():
             p[k] = v
+        for k, v in forced_by_user.items():
+            p[k] = v
         dest = sanitize_lodestone(orig_finalize(p))
+        for k, v in forced_by_user.items():
+            dest[k] = v  # Also over upstream's and Lodestone's sanitizing.
         pending["mix"] = mix
         pending["params"] = dest
         return dest
@@ -315,9 +337,10 @@ def child_main(a):
     def execute(cmd, timeout=None, timeout_pstack=False):
         params = pending.pop("params", {})
         mix = pending.pop("mix", "")
-        if timeout is not None:
+        if timeout is not None and not params.get("verification_only"):
             # Whitebox waits 15 minutes past the run's end for a kill point;
-            # a run's budget is its duration plus one interval.
+            # a run's budget is its duration plus one interval. The final
+            # verification keeps upstream's own limit (--verify_timeout).
             timeout = min(timeout, max(a.deadline - time.time(), 30))
         start = time.time()
         hit_timeout, rc, outs, errs = orig_execute(cmd, timeout, timeout_pstack)
@@ -510,6 +533,7 @@ def run_main(a):
         result_path = os.path.join(workdir, "%02d_%s.json" % (i, c))
         interval = a.interval or max(min(per_run // 3, 120), 15)
         deadline = time.time() + per_run + interval + 120
+        verify_timeout = max(interval * 4, 300)
         cmd = [sys.executable, os.path.abspath(__file__), "_child",
                "--config", c, "--seed", str(seed), "--duration", str(per_run),
                "--interval", str(interval), "--stress_cmd", stress_cmd,
@@ -517,6 +541,8 @@ def run_main(a):
                "--result", result_path, "--deadline", str(deadline),
                "--whitebox_ops", str(a.whitebox_ops),
                "--random_kill_odd", str(a.random_kill_odd)]
+        for kv in a.set or []:
+            cmd += ["--set", kv]
         print("\n== run %d/%d: %s seed=%d %ds (%s)" % (
             i + 1, len(configs), c, seed, per_run, CONFIGS[c]["about"]))
         print("   reproduce: %s run --configs %s --seed %d --duration %d "
@@ -525,8 +551,9 @@ def run_main(a):
         start = time.time()
         with open(log_path, "w") as log:
             try:
-                child = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                       timeout=deadline - time.time() + 300)
+                child = subprocess.run(
+                    cmd, stdout=log, stderr=subprocess.STDOUT,
+                    timeout=deadline - time.time() + verify_timeout + 120)
                 rc = child.returncode
             except subprocess.TimeoutExpired:
                 rc = None
@@ -704,6 +731,9 @@ def main():
     r.add_argument("--upstream_dir")
     r.add_argument("--workdir")
     r.add_argument("--keep", action="store_true", help="keep DBs of passing runs")
+    r.add_argument("--set", action="append", metavar="PARAM=VALUE",
+                   help="force a db_stress parameter in every invocation "
+                        "(after all sanitizing; for reproductions)")
     p = sub.add_parser("planted", help="show that a planted bug is caught")
     p.add_argument("--bug", required=True, choices=sorted(PLANTED))
     p.add_argument("--seed", type=int, default=1)
@@ -721,6 +751,7 @@ def main():
     for k in ("seed", "duration", "interval", "whitebox_ops", "random_kill_odd"):
         c.add_argument("--" + k, type=int, required=True)
     c.add_argument("--deadline", type=float, required=True)
+    c.add_argument("--set", action="append")
     a = parser.parse_args()
     if a.cmd == "run":
         return run_main(a)
