@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one configuration into build/<config>:
-#   tools/build.sh test      assertions and sync points on, -O1, static; all tests
+#   tools/build.sh test      assertions and sync points on, -O1, static; all tests, db_stress
 #   tools/build.sh release   Lodestone, Release, static; db_bench, ldb, sst_dump
 #   tools/build.sh stock     upstream 9.10.0 unpatched, same flags as release
 # Extra arguments are ninja targets (default: the configuration's own set).
@@ -12,7 +12,7 @@ config=${1:?usage: tools/build.sh test|release|stock [ninja targets...]}
 shift
 case "$config" in
   test)    configure_test || exit 1
-           targets=(lodestone_check_deps ldb sst_dump db_bench) ;;
+           targets=(lodestone_check_deps ldb sst_dump db_bench db_stress) ;;
   release) configure_release release OFF || exit 1
            targets=(db_bench ldb sst_dump) ;;
   stock)   configure_release stock ON || exit 1

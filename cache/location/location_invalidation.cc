@@ -7,6 +7,7 @@
 #include "monitoring/statistics_impl.h"
 #include "port/port.h"
 #include "rocksdb/sst_file_reader.h"
+#include "utilities/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -26,6 +27,9 @@ LocationCacheFlushInvalidator::~LocationCacheFlushInvalidator() {
 }
 
 void LocationCacheFlushInvalidator::OnKey(const Slice& internal_key) {
+  if (PlantedBugActive(PlantedBug::kLocationCacheSkipFlushInvalidation)) {
+    return;
+  }
   if (binding_ == nullptr || cleared_all_) {
     return;
   }

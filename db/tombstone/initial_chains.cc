@@ -22,6 +22,7 @@
 #include "db/tombstone/initial_puts.h"
 #include "logging/logging.h"
 #include "monitoring/statistics_impl.h"
+#include "utilities/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -50,6 +51,9 @@ bool CompactionIterator::InitialChainWalkContinues(
 
 bool CompactionIterator::PruneInitialChain(SequenceNumber prev_snapshot) {
   assert(ikey_.type == kTypeDeletion);
+  if (PlantedBugActive(PlantedBug::kInitialPutPruneAcrossSnapshot)) {
+    prev_snapshot = 0;
+  }
   ParsedInternalKey next;
   uint64_t walked = 0;
   AdvanceInputIter();

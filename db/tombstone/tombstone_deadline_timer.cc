@@ -34,7 +34,10 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
       const MutableCFOptions& mutable_cf_options =
           *cfd->GetLatestMutableCFOptions();
       const uint64_t threshold = mutable_cf_options.delete_persistence_threshold;
-      if (threshold == 0 || mutable_cf_options.disable_auto_compactions) {
+      // Deadlines are a leveled-compaction feature: other styles have no
+      // base level or level targets to share the deadline by.
+      if (threshold == 0 || mutable_cf_options.disable_auto_compactions ||
+          cfd->ioptions()->compaction_style != kCompactionStyleLevel) {
         continue;
       }
       VersionStorageInfo* vstorage = cfd->current()->storage_info();

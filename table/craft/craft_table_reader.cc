@@ -178,10 +178,15 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
 }
 
 Status CraftTableReader::ReadPartition(
-    size_t index, std::unique_ptr<LoudsSparse>* trie) const {
+    size_t index, const ReadOptions& read_options,
+    std::unique_ptr<LoudsSparse>* trie) const {
+  if (read_options.read_tier == kBlockCacheTier) {
+    // As for any block of the table: no file read at this tier.
+    return Status::Incomplete("CRaFT partition not in the block cache");
+  }
   const CraftPartitionInfo& info = filter_.metadata().partitions()[index];
   BlockContents contents;
-  Status s = ReadRawBlock(rep_, ReadOptions(), /*prefetch_buffer=*/nullptr,
+  Status s = ReadRawBlock(rep_, read_options, /*prefetch_buffer=*/nullptr,
                           BlockHandle(info.offset, info.size), &contents);
   auto decoded = std::make_unique<LoudsSparse>();
   if (s.ok()) {
@@ -195,19 +200,22 @@ Status CraftTableReader::ReadPartition(
 }
 
 Status CraftTableReader::LoadPartition(size_t index,
+                                       const ReadOptions& read_options,
                                        const LoudsSparse** partition,
                                        Cleanable* pin) const {
   if (index >= filter_.metadata().partitions().size()) {
     return Status::Corruption("CRaFT partition index out of range");
   }
   if (pinned_ == nullptr) {
-    return LoadCachedPartition(index, partition, pin);
+    return LoadCachedPartition(index, read_options, partition, pin);
   }
   *partition = pinned_[index].load(std::memory_order_acquire);
-  return *partition != nullptr ? Status::OK() : PinPartition(index, partition);
+  return *partition != nullptr ? Status::OK()
+                               : PinPartition(index, read_options, partition);
 }
 
 Status CraftTableReader::LoadCachedPartition(size_t index,
+                                             const ReadOptions& read_options,
                                              const LoudsSparse** partition,
                                              Cleanable* pin) const {
   Cache* cache = rep_->table_options.block_cache.get();
@@ -218,7 +226,7 @@ Status CraftTableReader::LoadCachedPartition(size_t index,
   Cache::Handle* handle = cache->Lookup(key.AsSlice());
   if (handle == nullptr) {
     std::unique_ptr<LoudsSparse> trie;
-    Status s = ReadPartition(index, &trie);
+    Status s = ReadPartition(index, read_options, &trie);
     if (!s.ok()) {
       return s;
     }
@@ -243,6 +251,7 @@ Status CraftTableReader::LoadCachedPartition(size_t index,
 }
 
 Status CraftTableReader::PinPartition(size_t index,
+                                      const ReadOptions& read_options,
                                       const LoudsSparse** partition) const {
   // Declared before the lock: a copy that lost the race is released after
   // the lock is.
@@ -252,10 +261,10 @@ Status CraftTableReader::PinPartition(size_t index,
   if (rep_->table_options.block_cache != nullptr) {
     // A cache entry held until the reader closes, as upstream pins filter
     // partitions: still charged to the cache.
-    s = LoadCachedPartition(index, &loaded, &holder);
+    s = LoadCachedPartition(index, read_options, &loaded, &holder);
   } else {
     std::unique_ptr<LoudsSparse> trie;
-    s = ReadPartition(index, &trie);
+    s = ReadPartition(index, read_options, &trie);
     if (s.ok()) {
       loaded = trie.get();
       holder.RegisterCleanup(&DeletePartition, trie.release(), nullptr);
@@ -275,19 +284,23 @@ Status CraftTableReader::PinPartition(size_t index,
   return Status::OK();
 }
 
-CraftPartitionLoader CraftTableReader::Loader() const {
-  return [this](size_t index, const LoudsSparse** partition, Cleanable* pin) {
-    return LoadPartition(index, partition, pin);
+CraftPartitionLoader CraftTableReader::Loader(
+    const ReadOptions& read_options) const {
+  return [this, &read_options](size_t index, const LoudsSparse** partition,
+                               Cleanable* pin) {
+    return LoadPartition(index, read_options, partition, pin);
   };
 }
 
-bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi) const {
-  return filter_.RangeMayExist(lo, hi, Loader());
+bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi,
+                                     const ReadOptions& read_options) const {
+  return filter_.RangeMayExist(lo, hi, Loader(read_options));
 }
 
 uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
                                         const Slice& hi) const {
-  const CraftPartitionLoader loader = Loader();
+  const ReadOptions read_options;
+  const CraftPartitionLoader loader = Loader(read_options);
   return filter_.EstimateKeys(lo, hi, &loader);
 }
 
@@ -447,7 +460,7 @@ bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
   if (weight == 0) {
     return true;  // Likely keys in range, or mostly non-empty here lately.
   }
-  const bool may_match = craft->RangeMayExist(lo, hi);
+  const bool may_match = craft->RangeMayExist(lo, hi, read_options);
   Statistics* stats = rep->ioptions.stats;
   RecordTick(stats, CRAFT_FILTER_CHECKED);
   if (!may_match) {

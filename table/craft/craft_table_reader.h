@@ -36,7 +36,12 @@ class CraftTableReader {
                    FilePrefetchBuffer* prefetch_buffer, bool pin_partitions,
                    std::shared_ptr<CraftTableReader>* reader);
 
-  bool RangeMayExist(const Slice& lo, const Slice& hi) const;
+  // Partitions not yet loaded are read with the caller's `read_options`
+  // (its I/O activity, rate limiter priority, checksum verification,
+  // deadline); with read_tier kBlockCacheTier none is read from the file
+  // and the answer is "may exist".
+  bool RangeMayExist(const Slice& lo, const Slice& hi,
+                     const ReadOptions& read_options) const;
 
   // Keys in [lo, hi): the metadata's counts, the edge partitions' tries.
   uint64_t EstimateKeys(const Slice& lo, const Slice& hi) const;
@@ -80,16 +85,20 @@ class CraftTableReader {
  private:
   CraftTableReader(const BlockBasedTable::Rep* rep, CraftMetadata metadata,
                    uint64_t metadata_bytes, bool pin_partitions);
-  CraftPartitionLoader Loader() const;  // LoadPartition, as a loader.
-  Status ReadPartition(size_t index, std::unique_ptr<LoudsSparse>* trie) const;
+  // LoadPartition, as a loader; `read_options` must outlive it.
+  CraftPartitionLoader Loader(const ReadOptions& read_options) const;
+  Status ReadPartition(size_t index, const ReadOptions& read_options,
+                       std::unique_ptr<LoudsSparse>* trie) const;
   // A pinned partition, or one through the table's block cache whose entry
   // `pin` releases.
-  Status LoadPartition(size_t index, const LoudsSparse** partition,
-                       Cleanable* pin) const;
-  Status LoadCachedPartition(size_t index, const LoudsSparse** partition,
+  Status LoadPartition(size_t index, const ReadOptions& read_options,
+                       const LoudsSparse** partition, Cleanable* pin) const;
+  Status LoadCachedPartition(size_t index, const ReadOptions& read_options,
+                             const LoudsSparse** partition,
                              Cleanable* pin) const;
   // Loads a partition for good (pinning, or no block cache at all).
-  Status PinPartition(size_t index, const LoudsSparse** partition) const;
+  Status PinPartition(size_t index, const ReadOptions& read_options,
+                      const LoudsSparse** partition) const;
 
   const BlockBasedTable::Rep* rep_;
   CraftFilterReader filter_;  // The metadata stays in memory, like a

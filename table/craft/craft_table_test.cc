@@ -3,13 +3,16 @@
 // without false negatives when read back.
 
 #include <functional>
+#include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
 
 #include "db/db_test_util.h"
 #include "file/random_access_file_reader.h"
+#include "env/composite_env_wrapper.h"
 #include "rocksdb/craft_filter.h"
+#include "rocksdb/file_system.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "table/block_based/block_based_table_builder.h"
@@ -629,6 +632,99 @@ TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
     db.reset();
     ASSERT_OK(DestroyDB(dbname, options));
   }
+}
+
+// A partition read is the iterator's read: it carries the iterator's I/O
+// activity, and at read_tier kBlockCacheTier there is none (the filter then
+// answers "may exist"). Found by db_stress, whose file system asserts that
+// every read carries the activity of the operation that made it.
+TEST_F(CraftTableTest, PartitionReadsFollowTheIteratorsReadOptions) {
+  // Records the I/O activity of every random-access read.
+  class ActivityFile : public FSRandomAccessFileOwnerWrapper {
+   public:
+    ActivityFile(std::unique_ptr<FSRandomAccessFile>&& target,
+                 std::set<Env::IOActivity>* seen, std::mutex* mu)
+        : FSRandomAccessFileOwnerWrapper(std::move(target)),
+          seen_(seen),
+          mu_(mu) {}
+    IOStatus Read(uint64_t offset, size_t n, const IOOptions& options,
+                  Slice* result, char* scratch,
+                  IODebugContext* dbg) const override {
+      {
+        std::lock_guard<std::mutex> lock(*mu_);
+        seen_->insert(options.io_activity);
+      }
+      return target()->Read(offset, n, options, result, scratch, dbg);
+    }
+
+   private:
+    std::set<Env::IOActivity>* seen_;
+    std::mutex* mu_;
+  };
+  class ActivityFs : public FileSystemWrapper {
+   public:
+    explicit ActivityFs(const std::shared_ptr<FileSystem>& base)
+        : FileSystemWrapper(base) {}
+    const char* Name() const override { return "ActivityFs"; }
+    IOStatus NewRandomAccessFile(const std::string& fname,
+                                 const FileOptions& opts,
+                                 std::unique_ptr<FSRandomAccessFile>* result,
+                                 IODebugContext* dbg) override {
+      std::unique_ptr<FSRandomAccessFile> file;
+      IOStatus s = target()->NewRandomAccessFile(fname, opts, &file, dbg);
+      if (s.ok()) {
+        result->reset(new ActivityFile(std::move(file), &seen, &mu));
+      }
+      return s;
+    }
+    std::set<Env::IOActivity> seen;
+    std::mutex mu;
+  };
+  auto fs = std::make_shared<ActivityFs>(Env::Default()->GetFileSystem());
+  std::unique_ptr<Env> env = NewCompositeEnv(fs);
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  Options options = SeekTestOptions(1024, [&](BlockBasedTableOptions* table) {
+    table->block_cache = cache;
+  });
+  options.env = env.get();
+  const std::string dbname = dir_ + "/activitydb";
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "activitydb", &db);
+  ASSERT_NE(db, nullptr);
+  PutEvenKeys(db.get());
+  ASSERT_OK(db->Flush(FlushOptions()));
+  cache->EraseUnRefEntries();
+
+  // No file reads at the block cache tier: no partition is read.
+  for (int i = 1; i < 200; i += 2) {
+    char lo[16], hi[16];
+    snprintf(lo, sizeof(lo), "k%06d", i * 10);
+    snprintf(hi, sizeof(hi), "k%06d", i * 10 + 5);
+    Slice upper(hi);
+    ReadOptions ro;
+    ro.read_tier = kBlockCacheTier;
+    ro.iterate_upper_bound = &upper;
+    std::unique_ptr<Iterator> it(db->NewIterator(ro));
+    it->Seek(lo);
+    EXPECT_FALSE(it->Valid());
+    EXPECT_TRUE(it->status().ok() || it->status().IsIncomplete())
+        << it->status().ToString();
+  }
+  EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ), 0u);
+
+  // Reads for an iterator, partitions included, are the iterator's.
+  {
+    std::lock_guard<std::mutex> lock(fs->mu);
+    fs->seen.clear();
+  }
+  EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
+  EXPECT_GT(options.statistics->getTickerCount(CRAFT_FILTER_BYTES_READ), 0u);
+  {
+    std::lock_guard<std::mutex> lock(fs->mu);
+    EXPECT_EQ(fs->seen, std::set<Env::IOActivity>{Env::IOActivity::kDBIterator});
+  }
+  db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
 }
 
 TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {

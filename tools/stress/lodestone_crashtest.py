@@ -1,0 +1,770 @@
+#!/usr/bin/env python3
+"""Lodestone's crash test: upstream's tools/db_crashtest.py, run unchanged
+(imported from the build's upstream tree), with every Lodestone option
+randomized per db_stress invocation the way upstream randomizes its own, and
+a check that each feature an invocation enables was busy (docs/stress.md).
+
+  lodestone_crashtest.py run [--seed N] [--duration S] [--configs a,b|ci|all]
+  lodestone_crashtest.py planted --bug NAME [--seed N] [--max_seconds S]
+  lodestone_crashtest.py list
+
+A run is one upstream crash test (blackbox or whitebox, one of upstream's
+test flavours, optional forced faults) under one seed; `run` executes the
+chosen configurations one after another, each in its own Python process,
+splitting the duration between them.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# ---------------------------------------------------------------------------
+# Lodestone's db_stress flags, randomized per invocation (tools/stress/
+# lodestone_stress_flags.cc). Zero / empty means off.
+lodestone_params = {
+    "location_cache": lambda: random.choice(
+        ["", "8M", "capacity=1M", "block_cache_fraction=0.1", "64K"]
+    ),
+    "craft_range_filter": lambda: random.choice([0, 1, 1]),
+    "craft_partition_size": lambda: random.choice([0, 512, 4096]),
+    "craft_real_suffix_bits": lambda: random.choice([0, 3, 8]),
+    "craft_hash_suffix_bits": lambda: random.choice([0, 0, 4]),
+    "min_tombstones_for_range_conversion": lambda: random.choice([0, 2, 3, 5, 8]),
+    "tombstone_density_trigger": lambda: random.choice([0, 0.05, 0.1, 0.3]),
+    "tombstone_density_window": lambda: random.choice([16, 32, 128]),
+    "delete_persistence_threshold": lambda: random.choice([0, 5, 30, 120]),
+    "verify_initial_puts": lambda: random.choice([0, 1]),
+    "put_initial_one_in": lambda: random.choice([0, 1, 1, 2, 4]),
+    "put_initial_violation_one_in": lambda: random.choice([0, 20, 100]),
+    "lodestone_short_bounds_one_in": lambda: random.choice([1, 2, 4]),
+    "lodestone_report_interval_sec": 5,
+}
+
+# Upstream operation mixes; each sums to 100 like upstream's defaults
+# (read 45, prefix 5, write 35, del 4, delrange 1, iter 10). Deletes make the
+# tombstone runs that conversion, the tombstone picker and initial-put
+# chains need; reads that repeat keys make location cache hits. Runs with
+# and without DeleteRange.
+OP_MIXES = {
+    "upstream": None,
+    "delete_heavy": dict(readpercent=25, prefixpercent=0, writepercent=30,
+                         delpercent=20, delrangepercent=0, iterpercent=25),
+    "delete_heavy_range": dict(readpercent=25, prefixpercent=0, writepercent=30,
+                               delpercent=17, delrangepercent=3, iterpercent=25),
+    "read_heavy": dict(readpercent=60, prefixpercent=0, writepercent=25,
+                       delpercent=5, delrangepercent=0, iterpercent=10),
+    "read_heavy_range": dict(readpercent=58, prefixpercent=0, writepercent=25,
+                             delpercent=5, delrangepercent=2, iterpercent=10),
+}
+
+# Per-invocation changes to upstream's parameters that make Lodestone's
+# features busy in short runs: smaller key spaces, frequent flushes, some
+# runs without a prefix extractor (conversion needs total-order iterators),
+# a hot key set some of the time.
+coverage_params = {
+    "flush_one_in": lambda: random.choice([1000, 5000]),
+    # Upstream holds snapshots for 100,000 ops; one in ten guards write
+    # conflicts, which keeps every younger Delete (no chain is pruned).
+    "snapshot_hold_ops": lambda: random.choice([1000, 100000]),
+    "hot_key_alpha": lambda: random.choice([0, 0, 0.9, 1.2]),
+    "threads": lambda: random.choice([8, 16, 32]),
+}
+
+# Run configurations: upstream's test type and flavour flags, fixed
+# parameters (command-line arguments to db_crashtest.py, constant for the
+# run) and forced per-invocation parameters.
+FAULTS = {
+    "write_fault_one_in": lambda: random.choice([128, 1000]),
+    "read_fault_one_in": lambda: random.choice([32, 1000]),
+    "metadata_read_fault_one_in": lambda: random.choice([32, 1000]),
+    "metadata_write_fault_one_in": lambda: random.choice([128, 1000]),
+    "open_read_fault_one_in": lambda: random.choice([0, 32]),
+    "open_write_fault_one_in": lambda: random.choice([0, 16]),
+    "open_metadata_read_fault_one_in": lambda: random.choice([0, 8]),
+    "open_metadata_write_fault_one_in": lambda: random.choice([0, 8]),
+    "sync_fault_injection": 1,
+}
+NO_FAULTS = {
+    "write_fault_one_in": 0,
+    "read_fault_one_in": 0,
+    "metadata_read_fault_one_in": 0,
+    "metadata_write_fault_one_in": 0,
+    "open_read_fault_one_in": 0,
+    "open_write_fault_one_in": 0,
+    "open_metadata_read_fault_one_in": 0,
+    "open_metadata_write_fault_one_in": 0,
+    "sync_fault_injection": 0,
+}
+
+CONFIGS = {
+    "blackbox_simple": dict(
+        test_type="blackbox", flags=["--simple"], fixed={}, forced=NO_FAULTS,
+        about="kill -9 at random times, one column family, no injected faults"),
+    "blackbox": dict(
+        test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 0},
+        forced={},
+        about="kill -9, ten column families, upstream's own fault and WAL choices"),
+    "blackbox_faults": dict(
+        test_type="blackbox", flags=["--simple"], fixed={}, forced=FAULTS,
+        about="kill -9 with write, read and metadata faults and unsynced data loss"),
+    "blackbox_nowal": dict(
+        test_type="blackbox", flags=["--simple"], fixed={},
+        forced={"disable_wal": 1, "sync_fault_injection": lambda: random.choice([0, 1])},
+        about="kill -9 with the WAL disabled (atomic flush, expected state by trace)"),
+    "blackbox_sync0": dict(
+        test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 0},
+        forced={"sync": 0, "disable_wal": 0, "sync_fault_injection": 1},
+        about="kill -9, sync=0, unsynced data dropped at the crash"),
+    "blackbox_txn": dict(
+        test_type="blackbox", flags=["--txn"], fixed={"test_batches_snapshots": 0},
+        forced={},
+        about="kill -9 with a TransactionDB (upstream's write policy choice)"),
+    "blackbox_batched": dict(
+        test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 1},
+        forced={},
+        about="kill -9, batched-ops test (no expected state: no initial puts)"),
+    "blackbox_cf_consistency": dict(
+        test_type="blackbox", flags=["--cf_consistency"],
+        fixed={"test_batches_snapshots": 0}, forced={},
+        about="kill -9, column-family consistency test"),
+    "whitebox_simple": dict(
+        test_type="whitebox", flags=["--simple"], fixed={}, forced=NO_FAULTS,
+        about="crashes at kill points, then universal, FIFO and leveled runs"),
+    "whitebox": dict(
+        test_type="whitebox", flags=[], fixed={"test_batches_snapshots": 0},
+        forced={},
+        about="kill points, ten column families, upstream's fault choices"),
+    "whitebox_faults": dict(
+        test_type="whitebox", flags=["--simple"], fixed={}, forced=FAULTS,
+        about="kill points with write, read and metadata faults"),
+}
+
+PRESETS = {
+    # The ctest entry: a few minutes, every feature randomized.
+    "ci": ["blackbox_simple", "blackbox_faults", "whitebox_simple"],
+    "all": list(CONFIGS),
+}
+
+# Features, the metric that proves each busy, and when an invocation
+# claims it (from its final db_stress parameters).
+FEATURES = ["location_cache", "craft", "conversion", "initial_put",
+            "initial_put_chains", "initial_put_contract", "tombstone_picks"]
+
+
+# The work an invocation's DB must have done before an idle feature counts
+# as a failure: under injected faults, a DB can spend an invocation stopped
+# or recovering (upstream's writers sleep and retry), with nothing to show.
+def made_progress(feature, progress):
+    written = progress.get("keys_written", 0)
+    read = progress.get("keys_read", 0)
+    seeks = progress.get("seeks", 0)
+    compacted = progress.get("compact_bytes", 0)
+    flushed = progress.get("flush_bytes", 0)
+    return {
+        "location_cache": read >= 1000 and flushed > 0,
+        "craft": seeks >= 100 and flushed > 0,
+        "conversion": seeks >= 100 and written >= 1000,
+        "initial_put": written >= 1000,
+        "initial_put_chains": written >= 1000 and flushed + compacted > 0,
+        "initial_put_contract": written >= 1000,
+        "tombstone_picks": written >= 1000 and compacted > 0,
+    }[feature]
+
+
+def _expected_state_test(p):
+    return (not p.get("test_batches_snapshots") and not p.get("test_cf_consistency")
+            and not p.get("test_multi_ops_txns"))
+
+
+def claims_of(p):
+    """Features this invocation enables and runs the operations for."""
+    if p.get("verification_only"):
+        return {}
+    udt = int(p.get("user_timestamp_size", 0) or 0) > 0
+    read_callback = bool(p.get("use_txn")) and not p.get("use_optimistic_txn") and \
+        int(p.get("txn_write_policy", 0) or 0) != 0
+    c = {}
+    # The batched and column-family consistency tests read under explicit
+    # snapshots, which never populate the location cache.
+    if p.get("location_cache") and p.get("readpercent", 0) > 0 and not udt \
+            and not read_callback and _expected_state_test(p):
+        c["location_cache"] = "hits"
+    if p.get("craft_range_filter") and p.get("iterpercent", 0) > 0 and \
+            p.get("lodestone_short_bounds_one_in", 0) > 0 and not udt:
+        c["craft"] = "skipped"
+    # Runs of deleted keys need a delete-heavy mix.
+    if p.get("min_tombstones_for_range_conversion", 0) > 0 and \
+            p.get("iterpercent", 0) > 0 and p.get("delpercent", 0) >= 10 and \
+            p.get("prefix_size") == -1 and not p.get("use_sqfc_for_range_queries") \
+            and not udt and not read_callback and not p.get("unordered_write"):
+        c["conversion"] = "inserted"
+    initial = p.get("put_initial_one_in", 0) > 0 and \
+        p.get("writepercent", 0) > 0 and not read_callback
+    if initial:
+        c["initial_put"] = "puts" if not p.get("use_txn") else "txn_puts"
+        if p.get("delpercent", 0) > 0:
+            c["initial_put_chains"] = "chains_pruned"
+    if p.get("put_initial_violation_one_in", 0) > 0 and p.get("writepercent", 0) > 0:
+        c["initial_put_contract"] = "refused"
+    if (p.get("tombstone_density_trigger", 0) > 0 or
+            p.get("delete_persistence_threshold", 0) > 0) and \
+            p.get("compaction_style", 0) == 0 and p.get("delpercent", 0) > 0:
+        c["tombstone_picks"] = "picks"
+    return c
+
+
+def sanitize_lodestone(p):
+    """Lodestone's own sanitization, after upstream's (final values)."""
+    if not _expected_state_test(p) or int(p.get("user_timestamp_size", 0) or 0) > 0:
+        p["put_initial_one_in"] = 0
+        p["put_initial_violation_one_in"] = 0
+    if p.get("use_put_entity_one_in") == 1:
+        # Every put is a PutEntity (fixed for the run): no plain puts.
+        p["put_initial_one_in"] = 0
+    if p.get("put_initial_one_in", 0) > 0:
+        # Merges replace every plain put in the non-batched test, and so
+        # does TimedPut at one in one.
+        p["use_merge"] = 0
+        if p.get("use_timed_put_one_in") == 1:
+            p["use_timed_put_one_in"] = 5
+    if p.get("unordered_write") or p.get("two_write_queues") or (
+            p.get("use_txn") and not p.get("use_optimistic_txn") and
+            int(p.get("txn_write_policy", 0) or 0) != 0):
+        # Refused at open: the check cannot be atomic with the write there.
+        p["verify_initial_puts"] = 0
+    if not p.get("verify_initial_puts") or p.get("use_txn"):
+        p["put_initial_violation_one_in"] = 0
+    if p.get("min_tombstones_for_range_conversion", 0) > 0:
+        # A table filter turns conversion off for that iterator.
+        p["use_sqfc_for_range_queries"] = 0
+    return p
+
+
+# ---------------------------------------------------------------------------
+# The child: one run of upstream's crash test.
+
+def import_upstream(upstream_dir):
+    path = os.path.join(upstream_dir, "tools", "db_crashtest.py")
+    spec = importlib.util.spec_from_file_location("db_crashtest", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _value(v):
+    return v() if callable(v) else v
+
+
+def _parse_activity(stdout):
+    """Last `lodestone: <feature> k=v ...` line per feature."""
+    act = {}
+    for m in re.finditer(r"^lodestone: (\w+) (.*)$", stdout, re.M):
+        vals = {}
+        for kv in m.group(2).split():
+            k, _, v = kv.partition("=")
+            if v.isdigit():
+                vals[k] = int(v)
+        act[m.group(1)] = vals
+    return act
+
+
+def _parse_setting(kv):
+    k, _, v = kv.partition("=")
+    for kind in (int, float):
+        try:
+            return k, kind(v)
+        except ValueError:
+            pass
+    return k, v
+
+
+def child_main(a):
+    cfg = CONFIGS[a.config]
+    os.makedirs(a.workdir, exist_ok=True)
+    os.environ["TEST_TMPDIR"] = a.workdir
+    os.environ.pop("TEST_TMPDIR_EXPECTED", None)
+    # Upstream draws some choices at import: seed first, so that the run's
+    # parameters follow from its seed.
+    random.seed(a.seed)
+    dc = import_upstream(a.upstream_dir)
+
+    # Constant for the run (verification across invocations needs them).
+    fixed = {
+        "max_key": random.choice([10000, 100000]),
+        "seed": random.randint(1, 1 << 30),
+    }
+    fixed.update(cfg["fixed"])
+    dc.default_params.update(lodestone_params)
+    dc.default_params.update(fixed)
+
+    forced_by_user = dict(_parse_setting(kv) for kv in a.set or [])
+    invocations = []
+    pending = {}
+    orig_finalize = dc.finalize_and_sanitize
+    orig_execute = dc.execute_cmd
+
+    def finalize(src_params):
+        p = dict(src_params)
+        mix = random.choice(sorted(OP_MIXES))
+        for k, v in coverage_params.items():
+            p[k] = v
+        if OP_MIXES[mix]:
+            p.update(OP_MIXES[mix])
+        if random.randint(0, 1):
+            p["prefix_size"] = -1
+        for k, v in cfg["forced"].items():
+            p[k] = v
+        for k, v in forced_by_user.items():
+            p[k] = v
+        dest = sanitize_lodestone(orig_finalize(p))
+        for k, v in forced_by_user.items():
+            dest[k] = v  # Also over upstream's and Lodestone's sanitizing.
+        pending["mix"] = mix
+        pending["params"] = dest
+        return dest
+
+    def execute(cmd, timeout=None, timeout_pstack=False):
+        params = pending.pop("params", {})
+        mix = pending.pop("mix", "")
+        if timeout is not None and not params.get("verification_only"):
+            # Whitebox waits 15 minutes past the run's end for a kill point;
+            # a run's budget is its duration plus one interval. The final
+            # verification keeps upstream's own limit (--verify_timeout).
+            timeout = min(timeout, max(a.deadline - time.time(), 30))
+        start = time.time()
+        hit_timeout, rc, outs, errs = orig_execute(cmd, timeout, timeout_pstack)
+        inv = {
+            "n": len(invocations) + 1,
+            "seconds": round(time.time() - start, 1),
+            "killed": hit_timeout,
+            "rc": rc,
+            "kill_random_test": params.get("kill_random_test"),
+            "verification_only": bool(params.get("verification_only")),
+            "mix": mix,
+            "claims": claims_of(params),
+            "activity": _parse_activity(outs),
+            "stderr": errs[-2000:],
+            "options": {k: params.get(k) for k in sorted(lodestone_params)
+                        if k in params},
+            "context": {k: params.get(k) for k in (
+                "compaction_style", "prefix_size", "disable_wal", "sync",
+                "sync_fault_injection", "write_fault_one_in", "read_fault_one_in",
+                "metadata_read_fault_one_in", "metadata_write_fault_one_in",
+                "use_txn", "txn_write_policy", "test_batches_snapshots",
+                "test_cf_consistency", "use_merge", "max_key", "threads",
+                "use_sqfc_for_range_queries", "delrangepercent", "delpercent",
+                "hot_key_alpha")},
+        }
+        invocations.append(inv)
+        _save(a.result, a, invocations, None)
+        return hit_timeout, rc, outs, errs
+
+    dc.finalize_and_sanitize = finalize
+    dc.execute_cmd = execute
+
+    argv = ["db_crashtest.py", cfg["test_type"]] + cfg["flags"] + [
+        "--stress_cmd=" + a.stress_cmd,
+        "--duration=%d" % a.duration,
+        "--interval=%d" % a.interval,
+        "--verify_timeout=%d" % max(a.interval * 4, 300),
+    ]
+    if cfg["test_type"] == "whitebox":
+        # Small runs on two cores: kill-point runs die within seconds to a
+        # minute; the other modes finish their operations.
+        argv += ["--ops_per_thread=%d" % a.whitebox_ops,
+                 "--random_kill_odd=%d" % a.random_kill_odd]
+    rc = 0
+    sys.argv = argv
+    sys.stdout.flush()
+    try:
+        dc.main()
+    except SystemExit as e:
+        rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    _save(a.result, a, invocations, rc)
+    return rc
+
+
+def _save(path, a, invocations, rc):
+    with open(path + ".tmp", "w") as f:
+        json.dump({"config": a.config, "test_type": CONFIGS[a.config]["test_type"],
+                   "seed": a.seed, "duration": a.duration,
+                   "rc": rc, "invocations": invocations}, f, indent=1)
+    os.replace(path + ".tmp", path)
+
+
+# ---------------------------------------------------------------------------
+# The parent: runs, activity lines, the coverage check, the summary.
+
+def default_stress_cmd():
+    return os.path.join(ROOT, "build", "test", "rocksdb", "db_stress_tool", "db_stress")
+
+
+def default_upstream_dir():
+    return os.path.join(ROOT, "build", "test", "upstream", "src")
+
+
+def feature_line(feature, act):
+    vals = act.get(feature) or {}
+    keys = {
+        "location_cache": ["hits", "misses", "false_hits", "stale", "invalidations"],
+        "craft": ["checked", "skipped", "false_positives", "short_bounds"],
+        "conversion": ["inserted", "discarded"],
+        "initial_put": ["puts", "txn_puts"],
+        "initial_put_chains": ["chains_pruned", "pruned_early", "reached_bottommost"],
+        "initial_put_contract": ["probes", "refused", "inconclusive", "violations"],
+        "tombstone_picks": ["density", "deadline"],
+    }[feature]
+    return " ".join("%s=%d" % (k, vals.get(k, 0)) for k in keys)
+
+
+def activity_for(feature, act):
+    """The per-feature activity dict out of the db_stress lines."""
+    src = {"initial_put_chains": "initial_put"}.get(feature, feature)
+    return act.get(src) or {}
+
+
+def metric(feature, metric_name, vals):
+    if metric_name == "picks":
+        return vals.get("density", 0) + vals.get("deadline", 0)
+    return vals.get(metric_name, 0)
+
+
+def summarize_run(result, log_path):
+    """Prints the run's activity and returns a list of failure reasons."""
+    failures = []
+    invs = result["invocations"]
+    name = "%s seed=%d" % (result["config"], result["seed"])
+    totals = {f: {} for f in FEATURES}
+    claimed = {}     # enabled in an invocation whose DB did the work
+    stalled = set()  # enabled only where the DB did not get to work
+    for inv in invs:
+        act = {f: activity_for(f, inv["activity"]) for f in FEATURES}
+        progress = inv["activity"].get("progress", {})
+        kind = ("verify" if inv["verification_only"] else
+                "kill-point" if inv["kill_random_test"] else
+                "killed" if inv["killed"] else "exit")
+        print("  #%d %-10s rc=%s %5.0fs mix=%s written=%d read=%d seeks=%d "
+              "claims=%s" % (
+                  inv["n"], kind, inv["rc"], inv["seconds"], inv["mix"] or "-",
+                  progress.get("keys_written", 0), progress.get("keys_read", 0),
+                  progress.get("seeks", 0),
+                  ",".join(sorted(inv["claims"])) or "-"))
+        for f in FEATURES:
+            if f in inv["claims"]:
+                for k, v in act[f].items():
+                    if k != "at":
+                        totals[f][k] = totals[f].get(k, 0) + v
+                if made_progress(f, progress):
+                    claimed[f] = inv["claims"][f]
+                else:
+                    stalled.add(f)
+        # Upstream treats these time-outs as passing; here a final
+        # verification or a whitebox run without kill points that does not
+        # finish is a failure (a hang, or a budget too small).
+        if inv["killed"] and (inv["verification_only"] or (
+                result.get("test_type") == "whitebox" and not inv["kill_random_test"])):
+            failures.append("%s: invocation #%d (%s) did not finish in time" % (
+                name, inv["n"], kind))
+    print("  activity over the invocations that enabled each feature:")
+    for f in FEATURES:
+        if f not in claimed:
+            if f in stalled:
+                print("    lodestone: %-20s %s  [enabled, but the DB made too "
+                      "little progress to judge]" % (f, feature_line(f, {f: totals[f]})))
+            else:
+                print("    lodestone: %-20s not enabled in this run" % f)
+            continue
+        m = metric(f, claimed[f], totals[f])
+        ok = m > 0
+        print("    lodestone: %-20s %s  [%s]" % (
+            f, feature_line(f, {f: totals[f]}), "busy" if ok else "IDLE"))
+        if not ok:
+            failures.append("%s: %s enabled but %s == 0" % (name, f, claimed[f]))
+    if result["rc"] is None:
+        failures.append("%s: did not finish (see %s)" % (name, log_path))
+    elif result["rc"] != 0:
+        failures.append("%s: crash test failed rc=%s (see %s)" % (
+            name, result["rc"], log_path))
+    if not invs:
+        failures.append("%s: no db_stress invocation" % name)
+    return failures, claimed, totals
+
+
+def run_main(a):
+    configs = []
+    for c in a.configs.split(","):
+        configs += PRESETS.get(c, [c])
+    for c in configs:
+        if c not in CONFIGS:
+            sys.exit("unknown configuration %s (list: %s)" % (c, ", ".join(CONFIGS)))
+    stress_cmd = os.path.abspath(a.stress_cmd or default_stress_cmd())
+    upstream_dir = os.path.abspath(a.upstream_dir or default_upstream_dir())
+    if not os.access(stress_cmd, os.X_OK):
+        sys.exit("db_stress not found at %s (tools/build.sh test db_stress)" % stress_cmd)
+    workdir = a.workdir or tempfile.mkdtemp(prefix="lodestone_crashtest_")
+    os.makedirs(workdir, exist_ok=True)
+    per_run = max(a.duration // len(configs), 20)
+    print("lodestone crash test: seed=%d duration=%ds configs=%s workdir=%s" % (
+        a.seed, a.duration, ",".join(configs), workdir))
+    print("db_stress: %s\nupstream: %s" % (stress_cmd, upstream_dir))
+    all_failures = []
+    summary = []
+    seen = {}
+    for i, c in enumerate(configs):
+        # A run's seed follows from the seed and its configuration alone, so
+        # `--configs <c> --seed <seed>` repeats it.
+        seen[c] = seen.get(c, -1) + 1
+        seed = a.seed * 1000 + 100 * seen[c] + list(CONFIGS).index(c)
+        rundir = os.path.join(workdir, "%02d_%s" % (i, c))
+        shutil.rmtree(rundir, ignore_errors=True)
+        os.makedirs(rundir)
+        log_path = os.path.join(workdir, "%02d_%s.log" % (i, c))
+        result_path = os.path.join(workdir, "%02d_%s.json" % (i, c))
+        interval = a.interval or max(min(per_run // 3, 120), 15)
+        deadline = time.time() + per_run + interval + 120
+        verify_timeout = max(interval * 4, 300)
+        cmd = [sys.executable, os.path.abspath(__file__), "_child",
+               "--config", c, "--seed", str(seed), "--duration", str(per_run),
+               "--interval", str(interval), "--stress_cmd", stress_cmd,
+               "--upstream_dir", upstream_dir, "--workdir", rundir,
+               "--result", result_path, "--deadline", str(deadline),
+               "--whitebox_ops", str(a.whitebox_ops),
+               "--random_kill_odd", str(a.random_kill_odd)]
+        for kv in a.set or []:
+            cmd += ["--set", kv]
+        print("\n== run %d/%d: %s seed=%d %ds (%s)" % (
+            i + 1, len(configs), c, seed, per_run, CONFIGS[c]["about"]))
+        print("   reproduce: %s run --configs %s --seed %d --duration %d "
+              "--interval %d" % (os.path.relpath(__file__, ROOT), c, a.seed,
+                                 per_run, interval))
+        start = time.time()
+        with open(log_path, "w") as log:
+            try:
+                child = subprocess.run(
+                    cmd, stdout=log, stderr=subprocess.STDOUT,
+                    timeout=deadline - time.time() + verify_timeout + 120)
+                rc = child.returncode
+            except subprocess.TimeoutExpired:
+                rc = None
+        elapsed = time.time() - start
+        try:
+            with open(result_path) as f:
+                result = json.load(f)
+        except (OSError, ValueError):
+            result = {"config": c, "seed": seed, "rc": None, "invocations": []}
+        if rc is None:
+            result["rc"] = None
+        elif result.get("rc") is None:
+            result["rc"] = rc
+        failures, claimed, totals = summarize_run(result, log_path)
+        if failures:
+            print("   FAILED after %.0fs; last lines of %s:" % (elapsed, log_path))
+            with open(log_path, errors="replace") as f:
+                tail = f.readlines()[-40:]
+            for line in tail:
+                print("   | " + line.rstrip()[:300])
+        else:
+            print("   passed in %.0fs" % elapsed)
+            if not a.keep:
+                shutil.rmtree(rundir, ignore_errors=True)
+        all_failures += failures
+        summary.append((c, seed, elapsed, len(result["invocations"]),
+                        not failures, claimed, totals))
+
+    print("\n== summary (seed %d)" % a.seed)
+    print("%-24s %10s %6s %5s %s" % ("config", "run seed", "secs", "invs", "result"))
+    for c, seed, elapsed, n, ok, _, _ in summary:
+        print("%-24s %10d %6.0f %5d %s" % (c, seed, elapsed, n, "pass" if ok else "FAIL"))
+    print("feature totals over all runs (invocations that enabled it):")
+    for f in FEATURES:
+        agg = {}
+        n = 0
+        for s in summary:
+            if f in s[5]:
+                n += 1
+                for k, v in s[6][f].items():
+                    agg[k] = agg.get(k, 0) + v
+        print("  lodestone: %-20s runs=%d %s" % (f, n, feature_line(f, {f: agg}) if n else ""))
+    if all_failures:
+        print("\nFAILURES:")
+        for f in all_failures:
+            print("  " + f)
+        print("workdir kept: %s" % workdir)
+        return 1
+    if not a.keep and not a.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print("\nall runs passed")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Planted bugs: a short db_stress run that must fail with a verification
+# failure while the bug is planted (and, with --control, pass without it).
+
+PLANTED = {
+    # A flush that does not clear the slots of the keys it writes: a Get that
+    # misses the memtables is served the older version from an older table.
+    "location_cache_skip_flush_invalidation": {
+        "location_cache": "8M", "max_key": 2000, "hot_key_alpha": 0.9,
+        "readpercent": 60, "prefixpercent": 0, "writepercent": 35,
+        "delpercent": 5, "delrangepercent": 0, "iterpercent": 0,
+        "flush_one_in": 300, "use_merge": 0, "use_put_entity_one_in": 0,
+        "use_timed_put_one_in": 0, "use_multiget": 0,
+    },
+    # A Delete that prunes an initial-put chain across a snapshot: the
+    # snapshot loses the key (full-state snapshot check, per-key check).
+    "initial_put_prune_across_snapshot": {
+        "put_initial_one_in": 1, "max_key": 1000,
+        "readpercent": 30, "prefixpercent": 0, "writepercent": 35,
+        "delpercent": 25, "delrangepercent": 0, "iterpercent": 10,
+        "flush_one_in": 100, "compact_range_one_in": 300,
+        "acquire_snapshot_one_in": 100, "snapshot_hold_ops": 1000,
+        "compare_full_db_state_snapshot": 1, "use_merge": 0,
+        "use_put_entity_one_in": 0, "use_timed_put_one_in": 0,
+    },
+}
+
+PLANTED_COMMON = {
+    "column_families": 1, "threads": 4, "ops_per_thread": 200000,
+    "destroy_db_initially": 1, "reopen": 0, "write_buffer_size": 1 << 20,
+    "max_write_buffer_number": 3, "test_batches_snapshots": 0,
+    "value_size_mult": 8, "prefix_size": -1, "sync_fault_injection": 0,
+    "lodestone_report_interval_sec": 5, "disable_auto_compactions": 0,
+    "enable_compaction_filter": 0, "inplace_update_support": 0,
+}
+
+FAILURE_PATTERNS = re.compile(
+    r"Verification failed|inconsistent|Corruption: The snapshot|"
+    r"Lodestone verification failed|Verification failure|"
+    r"unexpectedly|expected state has key|does not have key", re.I)
+
+
+def planted_main(a):
+    stress_cmd = os.path.abspath(a.stress_cmd or default_stress_cmd())
+    params = dict(PLANTED_COMMON)
+    params.update(PLANTED[a.bug])
+    params["seed"] = a.seed
+    workdir = a.workdir or tempfile.mkdtemp(prefix="lodestone_planted_")
+    os.makedirs(workdir, exist_ok=True)
+
+    def run(plant, max_seconds):
+        db = os.path.join(workdir, "db_" + ("bug" if plant else "control"))
+        shutil.rmtree(db, ignore_errors=True)
+        cmd = [stress_cmd] + ["--%s=%s" % (k, v) for k, v in sorted(params.items())]
+        cmd += ["--db=" + db]
+        if plant:
+            cmd.append("--lodestone_plant_bug=" + a.bug)
+        print("$ " + " ".join(cmd), flush=True)
+        start = time.time()
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=max_seconds, text=True, errors="replace")
+            out, err, rc, timed_out = p.stdout, p.stderr, p.returncode, False
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+            err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+            rc, timed_out = None, True
+        elapsed = time.time() - start
+        act = _parse_activity(out)
+        for f in ("location_cache", "initial_put"):
+            if f in act:
+                print("  lodestone: %s %s" % (f, " ".join(
+                    "%s=%d" % kv for kv in act[f].items())))
+        caught = (rc not in (0, None)) and bool(FAILURE_PATTERNS.search(out + err))
+        lines = [l for l in (err + out).splitlines() if FAILURE_PATTERNS.search(l)]
+        print("  %s: rc=%s after %.0fs%s" % (
+            "planted" if plant else "control", rc, elapsed,
+            " (time limit)" if timed_out else ""))
+        for line in lines[:3]:
+            print("  failure: " + line[:400])
+        return rc, caught, elapsed
+
+    print("planted bug %s, seed %d" % (a.bug, a.seed))
+    rc, caught, elapsed = run(True, a.max_seconds)
+    ok = caught
+    if caught:
+        print("CAUGHT: the stress test failed with the bug planted (%.0fs)" % elapsed)
+    else:
+        print("NOT CAUGHT: rc=%s within %ds" % (rc, a.max_seconds))
+    if ok and a.control:
+        # Without the bug the same run must pass for several times as long
+        # as the planted run took to fail (or to its end).
+        control_seconds = max(a.control_seconds, int(3 * elapsed))
+        crc, ccaught, celapsed = run(False, control_seconds)
+        if crc not in (0, None) or ccaught:
+            print("CONTROL FAILED: the same run without the bug failed too")
+            ok = False
+        else:
+            print("control: the same run without the bug passed (%.0fs%s)" % (
+                celapsed, ", stopped at the time limit" if crc is None else ""))
+    if ok and not a.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0 if ok else 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="crash test runs with every feature randomized")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--duration", type=int, default=600, help="seconds, split between the runs")
+    r.add_argument("--configs", default="ci",
+                   help="comma-separated configurations or presets (%s)" % ", ".join(PRESETS))
+    r.add_argument("--interval", type=int, default=0,
+                   help="blackbox: seconds between kills (default: a third of a run, 15-120)")
+    r.add_argument("--whitebox_ops", type=int, default=4000,
+                   help="whitebox ops_per_thread (kill-point runs get 100x)")
+    r.add_argument("--random_kill_odd", type=int, default=88887)
+    r.add_argument("--stress_cmd")
+    r.add_argument("--upstream_dir")
+    r.add_argument("--workdir")
+    r.add_argument("--keep", action="store_true", help="keep DBs of passing runs")
+    r.add_argument("--set", action="append", metavar="PARAM=VALUE",
+                   help="force a db_stress parameter in every invocation "
+                        "(after all sanitizing; for reproductions)")
+    p = sub.add_parser("planted", help="show that a planted bug is caught")
+    p.add_argument("--bug", required=True, choices=sorted(PLANTED))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--max_seconds", type=int, default=300)
+    p.add_argument("--control", action="store_true",
+                   help="also run without the bug; it must pass")
+    p.add_argument("--control_seconds", type=int, default=60,
+                   help="time limit of the control run (at least 3x the planted run)")
+    p.add_argument("--stress_cmd")
+    p.add_argument("--workdir")
+    sub.add_parser("list", help="configurations and presets")
+    c = sub.add_parser("_child")
+    for k in ("config", "stress_cmd", "upstream_dir", "workdir", "result"):
+        c.add_argument("--" + k, required=True)
+    for k in ("seed", "duration", "interval", "whitebox_ops", "random_kill_odd"):
+        c.add_argument("--" + k, type=int, required=True)
+    c.add_argument("--deadline", type=float, required=True)
+    c.add_argument("--set", action="append")
+    a = parser.parse_args()
+    if a.cmd == "run":
+        return run_main(a)
+    if a.cmd == "planted":
+        return planted_main(a)
+    if a.cmd == "_child":
+        return child_main(a)
+    for k, v in CONFIGS.items():
+        print("%-24s %s %s: %s" % (k, v["test_type"], " ".join(v["flags"]), v["about"]))
+    for k, v in PRESETS.items():
+        print("preset %-17s %s" % (k, ",".join(v)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+// Applies Lodestone's db_stress flags to the options db_stress built, and
+// checks and sanitizes them (docs/stress.md).
+
+#ifdef GFLAGS
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <sstream>
+
+#include "db_stress_tool/db_stress_common.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/location_cache.h"
+#include "rocksdb/table.h"
+#include "tools/stress/lodestone_stress.h"
+#include "tools/stress/lodestone_stress_internal.h"
+#include "utilities/lodestone/planted_bugs.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace lodestone_stress {
+
+namespace {
+
+// A flag applies when it was given on the command line or differs from its
+// default, so that with an options file the file's value stands unless the
+// command line names the flag.
+bool Given(const char* name) {
+  return !GFLAGS_NAMESPACE::GetCommandLineFlagInfoOrDie(name).is_default;
+}
+
+[[noreturn]] void BadFlag(const std::string& msg) {
+  fprintf(stderr, "Error: %s\n", msg.c_str());
+  exit(1);
+}
+
+void PlantBugs() {
+  if (FLAGS_lodestone_plant_bug.empty()) {
+    return;
+  }
+#ifdef NDEBUG
+  BadFlag("--lodestone_plant_bug needs a debug build (no NDEBUG)");
+#else
+  std::stringstream names(FLAGS_lodestone_plant_bug);
+  std::string name;
+  while (std::getline(names, name, ',')) {
+    if (name.empty()) {
+      continue;
+    }
+    if (name == "location_cache_skip_flush_invalidation") {
+      PlantBug(PlantedBug::kLocationCacheSkipFlushInvalidation);
+    } else if (name == "initial_put_prune_across_snapshot") {
+      PlantBug(PlantedBug::kInitialPutPruneAcrossSnapshot);
+    } else {
+      BadFlag("--lodestone_plant_bug: unknown bug " + name);
+    }
+    fprintf(stdout, "lodestone: PLANTED BUG %s is active\n", name.c_str());
+  }
+#endif
+}
+
+// Checks the flags once; turns off what the chosen test mode cannot do, as
+// upstream's db_stress_tool.cc does for its own flags.
+void ValidateAndSanitize() {
+  if (FLAGS_tombstone_density_trigger < 0 ||
+      FLAGS_tombstone_density_trigger > 1) {
+    BadFlag("--tombstone_density_trigger must be in [0, 1]");
+  }
+  if (FLAGS_craft_real_suffix_bits > 64 || FLAGS_craft_hash_suffix_bits > 64) {
+    BadFlag("--craft_{real,hash}_suffix_bits must be at most 64");
+  }
+  if (FLAGS_put_initial_one_in < 0 || FLAGS_put_initial_violation_one_in < 0 ||
+      FLAGS_lodestone_short_bounds_one_in < 0) {
+    BadFlag("Lodestone *_one_in flags must not be negative");
+  }
+  const bool expected_state_test = !FLAGS_test_batches_snapshots &&
+                                   !FLAGS_test_cf_consistency &&
+                                   !FLAGS_test_multi_ops_txns;
+  if ((FLAGS_put_initial_one_in > 0 || FLAGS_put_initial_violation_one_in > 0) &&
+      (!expected_state_test || FLAGS_user_timestamp_size > 0)) {
+    // Only the non-batched test knows, from its expected state, which keys
+    // have no visible value; PutInitial takes no timestamp.
+    fprintf(stdout,
+            "WARNING: --put_initial_one_in and --put_initial_violation_one_in "
+            "need the non-batched test without user timestamps; ignored\n");
+    FLAGS_put_initial_one_in = 0;
+    FLAGS_put_initial_violation_one_in = 0;
+  }
+  if (FLAGS_put_initial_violation_one_in > 0 && !FLAGS_verify_initial_puts) {
+    fprintf(stdout,
+            "WARNING: --put_initial_violation_one_in needs "
+            "--verify_initial_puts; ignored\n");
+    FLAGS_put_initial_violation_one_in = 0;
+  }
+  if (FLAGS_put_initial_violation_one_in > 0 && FLAGS_use_txn) {
+    fprintf(stdout,
+            "WARNING: --put_initial_violation_one_in is not used with "
+            "--use_txn; ignored\n");
+    FLAGS_put_initial_violation_one_in = 0;
+  }
+}
+
+// One location cache for every DB this process opens: reopens get a new
+// owner id in the same cache, checkpoints and restored backups share it.
+std::shared_ptr<LocationCache> SharedLocationCache() {
+  static std::shared_ptr<LocationCache> cache;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!cache) {
+    Status s = LocationCache::CreateFromString(ConfigOptions(),
+                                               FLAGS_location_cache, &cache);
+    if (!s.ok() || !cache) {
+      BadFlag("--location_cache=" + FLAGS_location_cache + ": " +
+              (s.ok() ? std::string("no cache") : s.ToString()));
+    }
+  }
+  return cache;
+}
+
+}  // namespace
+
+bool AnyFeatureOn() {
+  return !FLAGS_location_cache.empty() || FLAGS_craft_range_filter ||
+         FLAGS_min_tombstones_for_range_conversion > 0 ||
+         FLAGS_tombstone_density_trigger > 0 ||
+         FLAGS_delete_persistence_threshold > 0 || FLAGS_verify_initial_puts ||
+         FLAGS_put_initial_one_in > 0 ||
+         FLAGS_put_initial_violation_one_in > 0 ||
+         FLAGS_lodestone_short_bounds_one_in > 0 ||
+         !FLAGS_lodestone_plant_bug.empty() ||
+         FLAGS_lodestone_report_interval_sec > 0;
+}
+
+void ApplyOptions(Options* options) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    ValidateAndSanitize();
+    PlantBugs();
+  });
+
+  // DBOptions.
+  if (!FLAGS_location_cache.empty()) {
+    options->location_cache = SharedLocationCache();
+  } else if (Given("location_cache")) {
+    options->location_cache = nullptr;
+  }
+  if (FLAGS_verify_initial_puts || Given("verify_initial_puts")) {
+    options->verify_initial_puts = FLAGS_verify_initial_puts;
+  }
+
+  // ColumnFamilyOptions (db_stress gives every column family these).
+  if (FLAGS_min_tombstones_for_range_conversion > 0 ||
+      Given("min_tombstones_for_range_conversion")) {
+    options->min_tombstones_for_range_conversion =
+        FLAGS_min_tombstones_for_range_conversion;
+  }
+  if (FLAGS_tombstone_density_trigger > 0 ||
+      Given("tombstone_density_trigger")) {
+    options->tombstone_density_trigger = FLAGS_tombstone_density_trigger;
+  }
+  if (FLAGS_tombstone_density_window != 128 ||
+      Given("tombstone_density_window")) {
+    options->tombstone_density_window = FLAGS_tombstone_density_window;
+  }
+  if (FLAGS_delete_persistence_threshold > 0 ||
+      Given("delete_persistence_threshold")) {
+    options->delete_persistence_threshold = FLAGS_delete_persistence_threshold;
+  }
+
+  // BlockBasedTableOptions.
+  auto* table = options->table_factory
+                    ? options->table_factory->GetOptions<BlockBasedTableOptions>()
+                    : nullptr;
+  if (table != nullptr) {
+    if (FLAGS_craft_range_filter || Given("craft_range_filter")) {
+      table->craft_range_filter = FLAGS_craft_range_filter;
+    }
+    if (FLAGS_craft_partition_size != 0 || Given("craft_partition_size")) {
+      table->craft_partition_size = FLAGS_craft_partition_size;
+    }
+    if (FLAGS_craft_real_suffix_bits != 8 || Given("craft_real_suffix_bits")) {
+      table->craft_real_suffix_bits = FLAGS_craft_real_suffix_bits;
+    }
+    if (FLAGS_craft_hash_suffix_bits != 0 || Given("craft_hash_suffix_bits")) {
+      table->craft_hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
+    }
+  } else if (FLAGS_craft_range_filter) {
+    BadFlag("--craft_range_filter needs the block-based table format");
+  }
+
+  if (!AnyFeatureOn()) {
+    return;
+  }
+  // The activity lines come from the tickers.
+  if (!options->statistics) {
+    if (!dbstats) {
+      dbstats = CreateDBStatistics();
+    }
+    options->statistics = dbstats;
+  }
+  StartReporter(options->statistics);
+}
+
+void AddDynamicOptions(
+    std::unordered_map<std::string, std::vector<std::string>>* table) {
+  // Values keep an enabled feature enabled, so that a run's activity check
+  // still holds; a feature that is off stays off.
+  if (FLAGS_min_tombstones_for_range_conversion > 0) {
+    table->emplace("min_tombstones_for_range_conversion",
+                   std::vector<std::string>{
+                       std::to_string(FLAGS_min_tombstones_for_range_conversion),
+                       "2", "5"});
+  }
+  if (FLAGS_tombstone_density_trigger > 0) {
+    table->emplace("tombstone_density_trigger",
+                   std::vector<std::string>{
+                       std::to_string(FLAGS_tombstone_density_trigger), "0.1",
+                       "0.5"});
+    table->emplace("tombstone_density_window",
+                   std::vector<std::string>{
+                       std::to_string(FLAGS_tombstone_density_window), "16",
+                       "128"});
+  }
+  if (FLAGS_delete_persistence_threshold > 0) {
+    table->emplace("delete_persistence_threshold",
+                   std::vector<std::string>{
+                       std::to_string(FLAGS_delete_persistence_threshold), "5",
+                       "60"});
+  }
+}
+
+}  // namespace lodestone_stress
+}  // namespace ROCKSDB_NAMESPACE
+
+#endif  // GFLAGS
