@@ -589,6 +589,39 @@ TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForAWriteStall) {
   EXPECT_EQ(Get("zzz"), "stalled");
 }
 
+// A run refused because writes were stopped (or a writer held the write
+// thread) is offered again on the iterator's next steps, without waiting;
+// one still refused when the iterator goes is counted as discarded.
+TEST_F(ReadPathRangeTombstoneTest, BusyConversionRetriedOnLaterSteps) {
+  Open(8);
+  FillAndDelete(100, 10, 50);
+  for (int i = 60; i < 80; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  std::unique_ptr<WriteControllerToken> stop =
+      dbfull()->TEST_write_controler().GetStopToken();
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  it->Seek(Key(9));
+  it->Next();  // Over the run 10..49: refused and kept.
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->key().ToString(), Key(50));
+  EXPECT_EQ(Inserted() + Discarded(), 0u);
+  stop.reset();
+  it->Next();  // The kept run goes in at the start of this step.
+  EXPECT_EQ(it->key().ToString(), Key(51));
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(RangeTombstones(), 1);
+
+  stop = dbfull()->TEST_write_controler().GetStopToken();
+  it->Seek(Key(59));
+  it->Next();  // Over the run 60..79: refused and kept.
+  EXPECT_EQ(it->key().ToString(), Key(80));
+  it.reset();
+  stop.reset();
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Discarded(), 1u);
+}
+
 TEST_F(ReadPathRangeTombstoneTest, OffByDefaultWritesNothing) {
   Options defaults;
   EXPECT_EQ(defaults.min_tombstones_for_range_conversion, 0u);

@@ -29,7 +29,8 @@
 // only if writes are not stopped (LockWAL(), a stall) and no writer is
 // queued or running (WriteThread::TryEnterUnbatched, patch 0027); otherwise
 // it gives up and
-// counts the conversion as discarded, and a later scan tries again. Holding
+// returns Busy, and the iterator offers the run again on its next steps
+// (tombstone_run_tracker.h) before counting it as discarded. Holding
 // the write thread makes this the memtable's only writer, so no writer
 // races the insert.
 //
@@ -108,11 +109,40 @@ void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
       target_.user_comparator->Compare(start, end) >= 0) {
     return;
   }
-  target_.db
-      ->InsertReadPathRangeTombstone(target_.cfd,
-                                     target_.super_version_number, seq,
-                                     start, end)
-      .PermitUncheckedError();  // Refusals are counted; nothing to do.
+  Status s = target_.db->InsertReadPathRangeTombstone(
+      target_.cfd, target_.super_version_number, seq, start, end);
+  if (s.IsBusy()) {
+    DropPending();  // One kept run at a time; the newer one is kept.
+    pending_start_.assign(start.data(), start.size());
+    pending_end_.assign(end.data(), end.size());
+    pending_seq_ = seq;
+    pending_retries_ = kBusyRetries;
+  }
+}
+
+void TombstoneRunTracker::RetryPending() {
+  Status s = target_.db->InsertReadPathRangeTombstone(
+      target_.cfd, target_.super_version_number, pending_seq_, pending_start_,
+      pending_end_);
+  if (!s.IsBusy()) {
+    pending_retries_ = 0;  // Inserted, or refused and counted.
+  } else if (--pending_retries_ == 0) {
+    CountReadPathRangeTombstoneDiscarded(target_.db, target_.cfd);
+  }
+}
+
+void TombstoneRunTracker::DropPending() {
+  if (pending_retries_ > 0) {
+    pending_retries_ = 0;
+    CountReadPathRangeTombstoneDiscarded(target_.db, target_.cfd);
+  }
+}
+
+void CountReadPathRangeTombstoneDiscarded(DBImpl* db,
+                                          const ColumnFamilyData* cfd) {
+  Count(cfd, /*inserted=*/false);
+  RecordTick(db->immutable_db_options().statistics.get(),
+             READ_PATH_RANGE_TOMBSTONES_DISCARDED);
 }
 
 Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
@@ -166,6 +196,9 @@ Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
       nonmem_write_thread_.ExitUnbatched(&nonmem_w);
     }
     write_thread_.ExitUnbatched(&w);
+  }
+  if (s.IsBusy()) {
+    return s;  // The caller may offer the run again; it counts a give-up.
   }
   Count(cfd, s.ok());
   RecordTick(stats, s.ok() ? READ_PATH_RANGE_TOMBSTONES_INSERTED

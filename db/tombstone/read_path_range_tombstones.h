@@ -13,6 +13,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 class ColumnFamilyData;
+class DBImpl;
 
 extern const char* const kReadPathRangeTombstonesProperty;
 
@@ -27,6 +28,11 @@ ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
 // Drops a column family's counts; ~ColumnFamilyData calls it (patch 0024),
 // so that a family allocated later at the same address starts from zero.
 void ForgetReadPathRangeTombstoneCounts(const ColumnFamilyData* cfd);
+
+// Counts a conversion given up after the write thread stayed busy
+// (TombstoneRunTracker): the per-family count and the ticker.
+void CountReadPathRangeTombstoneDiscarded(DBImpl* db,
+                                          const ColumnFamilyData* cfd);
 
 // "inserted: N\ndiscarded: M\n" plus the option's current value.
 std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd);

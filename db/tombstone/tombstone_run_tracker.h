@@ -14,6 +14,14 @@
 // (or a seek target) and ends on the next live key or the end of the range,
 // and so does a backward step. The tracker is therefore reset at the start
 // of every step and needs no invalidation on seeks or direction changes.
+//
+// A reader never waits for a writer: when the write thread is busy the DB
+// refuses the insertion (Busy), and the tracker keeps that one run and
+// offers it again at the start of the iterator's next steps, up to
+// kBusyRetries times; the run stays valid as long as the iterator's
+// SuperVersion is current, which the DB checks on every attempt. A run
+// given up (retries used, another run refused, the iterator refreshed or
+// destroyed: Finish) counts as discarded.
 
 #pragma once
 
@@ -41,15 +49,28 @@ struct TombstoneRunTarget {
 
 class TombstoneRunTracker {
  public:
+  static constexpr uint32_t kBusyRetries = 16;
+
   // 0 disables tracking; the DBIter decides whether its reads allow it.
   void Enable(uint32_t threshold, const TombstoneRunTarget& target) {
+    DropPending();
     threshold_ = threshold;
     target_ = target;
   }
   bool enabled() const { return threshold_ > 0; }
 
+  // Gives up a kept run, counting it as discarded. The owner calls it
+  // before it releases the SuperVersion it reads (the count is keyed by the
+  // column family, which must still be alive).
+  void Finish() { DropPending(); }
+
   // Forward steps.
-  void BeginForward() { count_ = 0; }
+  void BeginForward() {
+    count_ = 0;
+    if (pending_retries_ > 0) {
+      RetryPending();
+    }
+  }
   void OnForwardTombstone(const Slice& user_key) {
     if (count_++ == 0) {
       start_.assign(user_key.data(), user_key.size());
@@ -74,7 +95,12 @@ class TombstoneRunTracker {
   // Backward steps. The run's first (largest) tombstone is its exclusive
   // end: remembering the live key above it would cost a key copy on every
   // Prev(), and a converted run is then skipped in one step anyway.
-  void BeginBackward() { count_ = 0; }
+  void BeginBackward() {
+    count_ = 0;
+    if (pending_retries_ > 0) {
+      RetryPending();
+    }
+  }
   void OnBackwardTombstone(const Slice& user_key) {
     if (count_++ == 0) {
       end_.assign(user_key.data(), user_key.size());
@@ -93,14 +119,23 @@ class TombstoneRunTracker {
 
  private:
   // Hands [start, end) to DBImpl::InsertReadPathRangeTombstone (defined in
-  // read_path_range_tombstones.cc), which counts a refusal as discarded.
+  // read_path_range_tombstones.cc); keeps it for a retry if the write thread
+  // was busy.
   void Convert(const Slice& start, const Slice& end, SequenceNumber seq);
+  void RetryPending();
+  // Gives up the kept run, if any, counting it as discarded.
+  void DropPending();
 
   uint32_t threshold_ = 0;
   uint32_t count_ = 0;
   TombstoneRunTarget target_;
   std::string start_;
   std::string end_;
+  // The run refused for a busy write thread, and the attempts it has left.
+  uint32_t pending_retries_ = 0;
+  std::string pending_start_;
+  std::string pending_end_;
+  SequenceNumber pending_seq_ = 0;
 };
 
 }  // namespace ROCKSDB_NAMESPACE
