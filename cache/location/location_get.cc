@@ -14,6 +14,7 @@
 #include "table/block_based/block_based_table_reader_impl.h"
 #include "table/get_context.h"
 #include "table/multiget_context.h"
+#include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -170,6 +171,9 @@ LocationCacheGet::Outcome LocationCacheGet::Serve(GetContext* get_context,
     CachableEntry<Block> block;
     Status s = table->LookupAndPinBlocksInCache<Block_kData>(
         read_options_, handle, &block.As<Block_kData>());
+    // It may read the table's compression dictionary; a failed read makes
+    // this a miss, and the full search reads (and reports) for itself.
+    IGNORE_STATUS_IF_ERROR(s);
     if (s.ok() && block.GetValue() != nullptr) {
       DataBlockIter biter;
       table->NewDataBlockIterator<DataBlockIter>(read_options_, block, &biter,
@@ -252,6 +256,8 @@ void LocationCacheGet::PopulateFrom(const FileMetaData& file) {
   if (s.ok() && get_context.State() == GetContext::kFound) {
     OnFound(file, merge_context, /*is_blob_index=*/false);
   }
+  // The Get was answered already; this read only remembers a location.
+  IGNORE_STATUS_IF_ERROR(s);
 }
 
 void LocationCacheGet::PopulateAt(const FileMetaData& file,

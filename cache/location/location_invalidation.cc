@@ -7,6 +7,7 @@
 #include "monitoring/statistics_impl.h"
 #include "port/port.h"
 #include "rocksdb/sst_file_reader.h"
+#include "test_util/sync_point.h"
 #include "utilities/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -121,6 +122,8 @@ void LocationCacheIngestion::Forget(const Options& options,
       invalidated_ += forgotten;
       return;
     }
+    // Unreadable: every slot is cleared below instead.
+    IGNORE_STATUS_IF_ERROR(s);
   }
   invalidated_ += binding_->InvalidateAll();
   cleared_all_ = true;

@@ -12,6 +12,7 @@
 #include "table/block_fetcher.h"
 #include "table/craft/craft_table_writer.h"
 #include "table/meta_blocks.h"
+#include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -169,6 +170,8 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
     s = CraftMetadata::Decode(contents.data, &metadata);
   }
   if (!s.ok()) {
+    // As upstream does with an unreadable filter: the table opens without.
+    IGNORE_STATUS_IF_ERROR(s);
     ROCKS_LOG_WARN(rep->ioptions.logger, "CRaFT filter of a table ignored: %s",
                    s.ToString().c_str());
     return;
@@ -294,13 +297,26 @@ CraftPartitionLoader CraftTableReader::Loader(
 
 bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi,
                                      const ReadOptions& read_options) const {
-  return filter_.RangeMayExist(lo, hi, Loader(read_options));
+  Status s;
+  const bool may_exist =
+      filter_.RangeMayExist(lo, hi, Loader(read_options), &s);
+  // A partition that cannot be read answers "may exist": the read error is
+  // deliberately not the seek's (as with upstream's filter blocks).
+  IGNORE_STATUS_IF_ERROR(s);
+  return may_exist;
 }
 
 uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
                                         const Slice& hi) const {
   const ReadOptions read_options;
-  const CraftPartitionLoader loader = Loader(read_options);
+  const CraftPartitionLoader load = Loader(read_options);
+  // An unreadable partition is estimated from the metadata instead.
+  const CraftPartitionLoader loader =
+      [&load](size_t index, const LoudsSparse** partition, Cleanable* pin) {
+        Status s = load(index, partition, pin);
+        IGNORE_STATUS_IF_ERROR(s);
+        return s;
+      };
   return filter_.EstimateKeys(lo, hi, &loader);
 }
 
