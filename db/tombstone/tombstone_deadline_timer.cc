@@ -76,13 +76,14 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
       MaybeScheduleFlushOrCompaction();
     }
   }
+  bool flushed_atomically = false;
   for (ColumnFamilyData* cfd : to_flush) {
     // This runs on the process-wide periodic task thread, which must never
     // wait for writers (a write stall, a LockWAL() holder): switch the
     // memtable only if the write thread is free, else retry next period.
     WriteThread::Writer w;
     WriteThread::Writer nonmem_w;
-    bool entered = write_thread_.TryEnterUnbatched(&w);
+    bool entered = !flushed_atomically && write_thread_.TryEnterUnbatched(&w);
     if (entered && two_write_queues_ &&
         !nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {
       write_thread_.ExitUnbatched(&w);
@@ -92,12 +93,17 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
       FlushOptions flush_options;
       flush_options.wait = false;
       flush_options.allow_write_stall = true;
+      // With atomic_flush every column family flushes together, as in all
+      // of RocksDB's own flushes: with the WAL off, a crash must leave a
+      // consistent point across column families, not one flushed ahead.
       Status s =
           immutable_db_options_.atomic_flush
-              ? AtomicFlushMemTables(flush_options, FlushReason::kOthers, {cfd},
+              ? AtomicFlushMemTables(flush_options, FlushReason::kOthers,
+                                     /*provided_candidate_cfds=*/{},
                                      /*entered_write_thread=*/true)
               : FlushMemTable(cfd, flush_options, FlushReason::kOthers,
                               /*entered_write_thread=*/true);
+      flushed_atomically = immutable_db_options_.atomic_flush;
       s.PermitUncheckedError();  // Retried on the next period.
       if (two_write_queues_) {
         nonmem_write_thread_.ExitUnbatched(&nonmem_w);

@@ -43,7 +43,9 @@ lodestone_params = {
     "min_tombstones_for_range_conversion": lambda: random.choice([0, 2, 3, 5, 8]),
     "tombstone_density_trigger": lambda: random.choice([0, 0.05, 0.1, 0.3]),
     "tombstone_density_window": lambda: random.choice([16, 32, 128]),
-    "delete_persistence_threshold": lambda: random.choice([0, 5, 30, 120]),
+    # 5 s deadlines keep the picker compacting without end (docs/stress.md,
+    # open issues); the runs use deadlines of 30 s and more.
+    "delete_persistence_threshold": lambda: random.choice([0, 30, 120, 600]),
     "verify_initial_puts": lambda: random.choice([0, 1]),
     "put_initial_one_in": lambda: random.choice([0, 1, 1, 2, 4]),
     "put_initial_violation_one_in": lambda: random.choice([0, 20, 100]),
@@ -352,6 +354,12 @@ def child_main(a):
         for k, v in forced_by_user.items():
             p[k] = v
         dest = sanitize_lodestone(orig_finalize(p))
+        if dest.get("min_tombstones_for_range_conversion", 0) > 0 and \
+                dest.get("delpercent", 0) >= 10:
+            # A conversion gives way to any queued writer (it never waits
+            # for one); with fewer threads the write queue is sometimes
+            # empty, so runs convert as well as discard.
+            dest["threads"] = random.choice([4, 8])
         for k, v in forced_by_user.items():
             dest[k] = v  # Also over upstream's and Lodestone's sanitizing.
         pending["mix"] = mix
@@ -396,6 +404,9 @@ def child_main(a):
 
     dc.finalize_and_sanitize = finalize
     dc.execute_cmd = execute
+    # The parent removes a passing run's directory; a run that only this
+    # wrapper fails (e.g. a final verification that timed out) keeps its DB.
+    dc.cleanup_after_success = lambda dbname: None
 
     argv = ["db_crashtest.py", cfg["test_type"]] + cfg["flags"] + [
         "--stress_cmd=" + a.stress_cmd,

@@ -223,8 +223,8 @@ void AddDynamicOptions(
   if (FLAGS_delete_persistence_threshold > 0) {
     table->emplace("delete_persistence_threshold",
                    std::vector<std::string>{
-                       std::to_string(FLAGS_delete_persistence_threshold), "5",
-                       "60"});
+                       std::to_string(FLAGS_delete_persistence_threshold), "30",
+                       "120"});
   }
 }
 
