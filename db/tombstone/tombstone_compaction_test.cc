@@ -431,6 +431,29 @@ TEST_F(TombstoneCompactionTest, DeadlineTimerSkipsUniversalCompaction) {
   }
 }
 
+// Regression (found by the crash test): under atomic_flush the timer's
+// flush must take every column family, as all of RocksDB's flushes do, or
+// a crash with the WAL off recovers families to different points.
+TEST_F(TombstoneCompactionTest, DeadlineTimerFlushesAllFamiliesAtomically) {
+  Options options = BaseOptions();
+  options.delete_persistence_threshold = 1000;
+  options.atomic_flush = true;
+  DestroyAndReopen(options);
+  CreateAndReopenWithCF({"other"}, options);
+  ASSERT_OK(Put(0, Key(0), "v"));
+  ASSERT_OK(Flush(0));
+  ASSERT_OK(Delete(0, Key(0)));
+  ASSERT_OK(Put(1, Key(1), "other"));  // No tombstones in this family.
+  AdvanceSeconds(1000);
+  ASSERT_OK(dbfull()->TEST_WaitForFlushMemTable(handles_[0]));
+  ASSERT_OK(dbfull()->TEST_WaitForFlushMemTable(handles_[1]));
+  for (ColumnFamilyHandle* h : handles_) {
+    auto* cfd = static_cast<ColumnFamilyHandleImpl*>(h)->cfd();
+    EXPECT_EQ(cfd->mem()->NumEntries(), 0u) << h->GetName();
+  }
+  EXPECT_EQ(Get(1, Key(1)), "other");
+}
+
 TEST_F(TombstoneCompactionTest, OffByDefault) {
   Options defaults;
   EXPECT_EQ(defaults.delete_persistence_threshold, 0u);
