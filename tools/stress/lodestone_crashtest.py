@@ -250,12 +250,6 @@ def sanitize_lodestone(p):
     if p.get("min_tombstones_for_range_conversion", 0) > 0:
         # A table filter turns conversion off for that iterator.
         p["use_sqfc_for_range_queries"] = 0
-    if str(p.get("cache_type", "")).startswith("tiered_"):
-        # Upstream 9.10.0: ~CacheWithSecondaryAdapter asserts its reservation
-        # accounting at exit (reproduced here with every Lodestone option
-        # off; upstream's crash test showed it too, facebook/rocksdb#13747).
-        p["cache_type"] = p["cache_type"][len("tiered_"):]
-        p["compressed_secondary_cache_ratio"] = 0.0
     return p
 
 
@@ -348,22 +342,12 @@ def child_main(a):
 
     def finalize(src_params):
         p = dict(src_params)
-        # Conversion needs runs of deleted keys under total-order
-        # iterators: where it is on, two invocations in three get a
-        # delete-heavy mix and no prefix extractor.
-        conversion = _value(p.get("min_tombstones_for_range_conversion", 0))
-        p["min_tombstones_for_range_conversion"] = conversion
-        if conversion > 0 and random.randint(0, 2) > 0:
-            mix = random.choice(["delete_heavy", "delete_heavy_range"])
-            no_prefix = True
-        else:
-            mix = random.choice(sorted(OP_MIXES))
-            no_prefix = random.randint(0, 1) == 1
+        mix = random.choice(sorted(OP_MIXES))
         for k, v in coverage_params.items():
             p[k] = v
         if OP_MIXES[mix]:
             p.update(OP_MIXES[mix])
-        if no_prefix:
+        if random.randint(0, 1):
             p["prefix_size"] = -1
         for k, v in cfg["forced"].items():
             p[k] = v
