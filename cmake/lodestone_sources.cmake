@@ -47,6 +47,7 @@ endforeach()
 install(FILES
   ${LODESTONE_ROOT}/include/rocksdb/craft_filter.h
   ${LODESTONE_ROOT}/include/rocksdb/location_cache.h
+  ${LODESTONE_ROOT}/include/rocksdb/lodestone_c.h
   COMPONENT devel
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rocksdb)
 

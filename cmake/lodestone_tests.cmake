@@ -43,6 +43,16 @@ lodestone_gtest(location_cache_db_test
 lodestone_gtest(lodestone_options_test
   SOURCES ${LODESTONE_ROOT}/utilities/lodestone/options_test.cc)
 
+# The C API's Lodestone calls (rocksdb/lodestone_c.h), tested from C as
+# upstream tests c.h (db/c_test.c).
+add_executable(lodestone_c_api_test
+  ${LODESTONE_ROOT}/utilities/lodestone/c_api_test.c)
+target_link_libraries(lodestone_c_api_test rocksdb)
+add_test(NAME lodestone.c_api_test COMMAND lodestone_c_api_test)
+set_tests_properties(lodestone.c_api_test PROPERTIES
+  LABELS lodestone TIMEOUT 300)
+add_dependencies(lodestone_check_deps lodestone_c_api_test)
+
 # The differential harness (tests/differential/): model, ops, option sets.
 add_library(lodestone_differential STATIC
   ${LODESTONE_ROOT}/tests/differential/model.cc
