@@ -93,3 +93,9 @@ lodestone_upstream_test_with_craft(block_based_table_reader_test
   FILTER "-*Slow*")
 lodestone_upstream_test_with_craft(db_iterator_test
   FILTER "-*DBIteratorBoundMultiSeek*")
+# 0032 the C API (db/c.cc includes our calls): upstream's C test.
+add_executable(c_test ${LODESTONE_UPSTREAM_DIR}/db/c_test.c)
+target_link_libraries(c_test rocksdb)
+add_test(NAME upstream.c_test COMMAND c_test)
+set_tests_properties(upstream.c_test PROPERTIES LABELS upstream TIMEOUT 900)
+add_dependencies(lodestone_check_deps c_test)
