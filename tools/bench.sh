@@ -17,5 +17,5 @@ reps=()
 [ -n "${LODESTONE_BENCH_REPS:-}" ] && reps=(--reps "$LODESTONE_BENCH_REPS")
 phase bench python3 "$LODESTONE_ROOT/tools/bench/lodestone_bench.py" run --no-build \
   --scenario "${LODESTONE_BENCH_SCENARIOS:-$(cat "$LODESTONE_ROOT/tools/bench/HEADLINE")}" \
-  "${reps[@]}" || { print_phase_times; exit 1; }
+  "${reps[@]}" --archive || { print_phase_times; exit 1; }
 print_phase_times

@@ -5,10 +5,14 @@
   lodestone_bench.py run [--scenario smoke] [--reps 3] [--out DIR]
                          [--stock PATH] [--lodestone PATH] [--no-build]
   lodestone_bench.py report RESULTS.json
+  lodestone_bench.py archive RESULTS.json...
+  lodestone_bench.py headline [--out benchmarks/README.md]
 
 `run` builds the release and stock db_bench when missing (tools/build.sh),
 alternates the variants over fresh DBs, and writes results.json, results.md
-and PNG plots to --out (default build/bench/<scenario>). A scenario with
+and PNG plots to --out (default build/bench/<scenario>); with --archive it
+also copies them into the results archive (benchmarks/<date>_<commit>/, see
+lodestone_bench/archive.py) and regenerates the headline page from it. A scenario with
 "shared_fill": {"variant": V, "steps": N} has V run its first N steps once
 per repetition and every variant run the rest on a copy of that DB."""
 
@@ -19,9 +23,24 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from lodestone_bench import report, runner  # noqa: E402
+from lodestone_bench import archive, report, runner  # noqa: E402
 from lodestone_bench.scenario import (ScenarioError, list_scenarios,  # noqa: E402
                                       load_scenario)
+
+
+ARCHIVE_ROOT = os.path.join(runner.REPO, "benchmarks")
+HEADLINE_PAGE = os.path.join(ARCHIVE_ROOT, "README.md")
+
+
+def headline_scenarios():
+    with open(os.path.join(runner.REPO, "tools", "bench", "HEADLINE")) as f:
+        return [s for s in f.read().strip().split(",") if s]
+
+
+def write_headline(path):
+    with open(path, "w") as f:
+        f.write(archive.headline_markdown(os.path.dirname(path), headline_scenarios()))
+    print("wrote %s" % path)
 
 
 def write_outputs(results, out_dir):
@@ -60,6 +79,20 @@ def cmd_run(args):
             "runs": runs,
         }
         write_outputs(results, out_dir)
+        if args.archive:
+            print("archived in %s" % archive.archive(results, out_dir, ARCHIVE_ROOT))
+    if args.archive:
+        write_headline(HEADLINE_PAGE)
+    return 0
+
+
+def cmd_archive(args):
+    for path in args.results:
+        with open(path) as f:
+            results = json.load(f)
+        print("archived in %s" % archive.archive(
+            results, os.path.dirname(os.path.abspath(path)), ARCHIVE_ROOT))
+    write_headline(HEADLINE_PAGE)
     return 0
 
 
@@ -84,8 +117,14 @@ def main(argv=None):
     r.add_argument("--lodestone", default="", help="Lodestone db_bench (default: build/release)")
     r.add_argument("--no-build", action="store_true", help="fail instead of building missing binaries")
     r.add_argument("--allow-debug", action="store_true", help=argparse.SUPPRESS)
+    r.add_argument("--archive", action="store_true",
+                   help="copy the results into benchmarks/ and regenerate its headline page")
     rep = sub.add_parser("report", help="rebuild tables and plots from results.json")
     rep.add_argument("results")
+    arc = sub.add_parser("archive", help="copy existing results into benchmarks/")
+    arc.add_argument("results", nargs="+")
+    head = sub.add_parser("headline", help="regenerate the headline page from benchmarks/")
+    head.add_argument("--out", default=HEADLINE_PAGE)
     args = p.parse_args(argv)
     try:
         if args.command == "list":
@@ -94,6 +133,11 @@ def main(argv=None):
             return 0
         if args.command == "run":
             return cmd_run(args)
+        if args.command == "archive":
+            return cmd_archive(args)
+        if args.command == "headline":
+            write_headline(args.out)
+            return 0
         return cmd_report(args)
     except (ScenarioError, runner.BenchError) as e:
         print("lodestone_bench: %s" % e, file=sys.stderr)

@@ -91,9 +91,23 @@ def git_commit():
         return ""
 
 
+def git_dirty():
+    """Whether tracked files differ from HEAD (results of uncommitted code)."""
+    try:
+        out = subprocess.run(["git", "-C", REPO, "status", "--porcelain",
+                              "--untracked-files=no"],
+                             capture_output=True, text=True, check=True).stdout
+        return bool(out.strip())
+    except (OSError, subprocess.CalledProcessError):
+        return False
+
+
 def provenance(binaries):
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "git_dirty": git_dirty(),
+        # Other work on the machine is the usual cause of wide min..max.
+        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "cpu": cpu_model(),
         "host": platform.node(),
         "patch_series_sha256": patch_series_sha256(),

@@ -1,0 +1,58 @@
+"""The results archive and its generated headline page."""
+
+import json
+import os
+
+from lodestone_bench import archive
+
+
+def _results(name, date, commit, ratio, dirty=False):
+    return {
+        "scenario": {"name": name, "baseline": "stock"},
+        "repetitions": 3,
+        "provenance": {"date": date, "git_commit": commit, "git_dirty": dirty},
+        "summary": [
+            {"step": "read", "benchmark": "readrandom", "variant": "stock",
+             "ratio_median": 1.0, "ratio_min": 1.0, "ratio_max": 1.0, "reps": 3},
+            {"step": "read", "benchmark": "readrandom", "variant": "lodestone",
+             "ratio_median": ratio, "ratio_min": ratio - 0.1,
+             "ratio_max": ratio + 0.1, "reps": 3},
+            {"step": "compact", "benchmark": "compact", "variant": "lodestone",
+             "ratio_median": None, "ratio_min": None, "ratio_max": None, "reps": 3},
+        ],
+    }
+
+
+def _archive(tmp_path, results):
+    out = tmp_path / ("out_%s_%s" % (results["scenario"]["name"],
+                                     results["provenance"]["git_commit"]))
+    out.mkdir()
+    (out / "results.json").write_text(json.dumps(results))
+    (out / "results.md").write_text("tables")
+    (out / "plot.png").write_bytes(b"\x89PNG")
+    (out / "raw").mkdir()
+    return archive.archive(results, str(out), str(tmp_path / "benchmarks"))
+
+
+def test_a_run_lands_under_its_date_and_commit(tmp_path):
+    dest = _archive(tmp_path, _results("smoke", "2026-11-25T10:00:00+00:00", "abc1234", 1.5))
+    assert dest == str(tmp_path / "benchmarks" / "2026-11-25_abc1234" / "smoke")
+    assert sorted(os.listdir(dest)) == ["plot.png", "results.json", "results.md"]
+    dirty = _archive(tmp_path, _results("smoke", "2026-11-25T11:00:00+00:00", "def5678", 1.5,
+                                        dirty=True))
+    assert os.path.basename(os.path.dirname(dirty)) == "2026-11-25_def5678_dirty"
+
+
+def test_the_headline_takes_each_scenarios_newest_run(tmp_path):
+    _archive(tmp_path, _results("smoke", "2026-11-25T10:00:00+00:00", "old0001", 1.25))
+    _archive(tmp_path, _results("smoke", "2026-11-26T10:00:00+00:00", "new0002", 2.5))
+    _archive(tmp_path, _results("queue", "2026-11-24T10:00:00+00:00", "old0001", 3.0))
+    page = archive.headline_markdown(str(tmp_path / "benchmarks"),
+                                     ["smoke", "queue", "craft_seek"])
+    assert "| smoke | read | readrandom | lodestone | 2.500 | 2.400..2.600 | 3 |" in page
+    assert "1.250" not in page
+    assert "| queue | read | readrandom | lodestone | 3.000 |" in page
+    assert "| craft_seek | - | - | - | - | - | - | not archived yet |" in page
+    # Baseline rows and steps without a ratio are left out.
+    assert "| stock |" not in page
+    assert "compact" not in page
