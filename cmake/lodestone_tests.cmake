@@ -79,6 +79,9 @@ set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 30
 # db/tombstone: early tombstone pruning (initial puts).
 lodestone_gtest(initial_put_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone/initial_put_test.cc)
+# Golden bytes of the initial put's WAL records and internal keys.
+lodestone_gtest(initial_put_format_test
+  SOURCES ${LODESTONE_ROOT}/db/tombstone/initial_put_format_test.cc)
 
 # table/craft: the trie (property tests, SuRF regressions, decoder fuzzing).
 lodestone_gtest(louds_sparse_test
@@ -86,6 +89,9 @@ lodestone_gtest(louds_sparse_test
           ${LODESTONE_ROOT}/table/craft/order_preserving_code_test.cc)
 lodestone_gtest(craft_filter_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_filter_test.cc)
+# Golden bytes of every CRaFT format version (FORMAT.md).
+lodestone_gtest(craft_format_test
+  SOURCES ${LODESTONE_ROOT}/table/craft/craft_format_test.cc)
 lodestone_gtest(craft_table_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)
 

@@ -62,30 +62,29 @@ static void CheckGet(rocksdb_t* db, rocksdb_column_family_handle_t* cf,
   rocksdb_readoptions_destroy(ro);
 }
 
+/* The number that follows `label` in `text` (which it frees). */
+static unsigned long long NumberAfter(char* text, const char* label) {
+  CHECK(text != NULL);
+  const char* at = strstr(text, label);
+  CHECK(at != NULL);
+  unsigned long long n = strtoull(at + strlen(label), NULL, 10);
+  rocksdb_free(text);
+  return n;
+}
+
 /* The count a statistics string gives for `ticker` ("<name> COUNT : <n>"). */
 static unsigned long long Ticker(rocksdb_options_t* opt, const char* ticker) {
-  char* stats = rocksdb_options_statistics_get_string(opt);
-  char pattern[128];
-  snprintf(pattern, sizeof(pattern), "%s COUNT : ", ticker);
-  const char* at = strstr(stats, pattern);
-  CHECK(at != NULL);
-  unsigned long long n = strtoull(at + strlen(pattern), NULL, 10);
-  rocksdb_free(stats);
-  return n;
+  char label[128];
+  snprintf(label, sizeof(label), "%s COUNT : ", ticker);
+  return NumberAfter(rocksdb_options_statistics_get_string(opt), label);
 }
 
 /* The number after "<field>: " in a DB property's text. */
 static unsigned long long PropertyField(rocksdb_t* db, const char* property,
                                         const char* field) {
-  char* text = rocksdb_property_value(db, property);
-  CHECK(text != NULL);
-  char pattern[128];
-  snprintf(pattern, sizeof(pattern), "\n%s: ", field);
-  const char* at = strstr(text, pattern);
-  CHECK(at != NULL);
-  unsigned long long n = strtoull(at + strlen(pattern), NULL, 10);
-  rocksdb_free(text);
-  return n;
+  char label[128];
+  snprintf(label, sizeof(label), "\n%s: ", field);
+  return NumberAfter(rocksdb_property_value(db, property), label);
 }
 
 static void Flush(rocksdb_t* db) {

@@ -1,0 +1,220 @@
+// Golden bytes of every CRaFT format this code writes (FORMAT.md): partition
+// versions 1, 2 and 3, metadata version 2, and the decoding of metadata
+// version 1, which is only read. A change to any of these bytes is a format
+// change: it must come with a new version in FORMAT.md, never silently.
+//
+// Small inputs are pinned byte for byte; larger ones (where the key code or
+// several partitions come into play) by a hash of the bytes and their size.
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "table/craft/craft_filter.h"
+#include "table/craft/louds_sparse.h"
+#include "test_util/testharness.h"
+#include "util/coding.h"
+#include "util/hash.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+std::string Hex(const std::string& bytes) {
+  return Slice(bytes).ToString(/*hex=*/true);
+}
+
+// Hash and size of some bytes, for golden values too long to spell out.
+std::string Digest(const std::string& bytes) {
+  return std::to_string(bytes.size()) + ":" +
+         std::to_string(Hash64(bytes.data(), bytes.size(), /*seed=*/0));
+}
+
+std::string Trie(const std::vector<std::string>& keys,
+                 const LoudsSparseOptions& options) {
+  LoudsSparseBuilder builder(options);
+  for (const std::string& k : keys) {
+    builder.Add(k);
+  }
+  std::string out;
+  builder.Finish(&out);
+  return out;
+}
+
+struct Filter {
+  std::vector<std::string> partitions;
+  std::vector<CraftPartitionInfo> infos;
+  std::string last_key;
+};
+
+Filter BuildFilter(const std::vector<std::string>& keys,
+                   const CraftFilterOptions& options) {
+  CraftFilterBuilder builder(options);
+  uint32_t block = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    builder.Add(keys[i], block);
+    if (i % 16 == 15) {
+      ++block;
+    }
+  }
+  Filter f;
+  builder.Finish(&f.partitions, &f.infos, &f.last_key);
+  return f;
+}
+
+// 64-bit big-endian integers, the keys of a numeric primary key.
+std::vector<std::string> IntegerKeys(size_t n, uint64_t step) {
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t v = i * step + 1;
+    std::string k(8, '\0');
+    for (int b = 0; b < 8; ++b) {
+      k[b] = static_cast<char>(v >> (56 - 8 * b));
+    }
+    keys.push_back(k);
+  }
+  return keys;
+}
+
+// Email-like text keys, which the key code of version 3 shrinks.
+std::vector<std::string> TextKeys(size_t n) {
+  static const char* const kNames[] = {"alice", "bob", "carol", "dave",
+                                       "erin", "frank", "grace", "heidi"};
+  static const char* const kDomains[] = {"example.com", "mail.example.org",
+                                         "corp.example.net"};
+  std::set<std::string> keys;
+  for (size_t i = 0; keys.size() < n; ++i) {
+    keys.insert(std::string(kNames[i % 8]) + "." + std::to_string(i * 7919 % 100003) +
+                "@" + kDomains[i % 3]);
+  }
+  return {keys.begin(), keys.end()};
+}
+
+}  // namespace
+
+// Version 1: a byte per label. Keys "a", "ab", "b" with 4 real suffix bits:
+// version, flags, R, H, num_keys, num_edges, num_nodes, num_leaves, labels,
+// then the bitmaps as little-endian u64 words (FORMAT.md).
+TEST(CraftFormatTest, PartitionVersion1Bytes) {
+  LoudsSparseOptions options;
+  options.real_suffix_bits = 4;
+  options.compact_labels = false;
+  const std::string trie = Trie({"a", "ab", "b"}, options);
+  EXPECT_EQ(trie[0], 1);
+  EXPECT_EQ(Hex(trie),
+            "01000400"          // version 1, flags, R = 4, H = 0
+            "03030202"          // 3 keys, 3 edges, 2 nodes, 2 leaves
+            "616262"            // labels: a b | b
+            "0100000000000000"  // has_child: edge 0 (a)
+            "0500000000000000"  // louds: edges 0 and 2 start nodes
+            "0200000000000000"  // prefix_key: node 1 ("a") is a key
+            "0000000000000000"  // suffixes: 2 leaves x 4 bits, no bytes left
+  );
+}
+
+// Version 2: the same trie with labels coded per level.
+TEST(CraftFormatTest, PartitionVersion2Bytes) {
+  LoudsSparseOptions options;
+  options.real_suffix_bits = 4;
+  const std::string trie = Trie({"a", "ab", "b"}, options);
+  EXPECT_EQ(trie[0], 2);
+  EXPECT_EQ(Hex(trie),
+            "02000400"  // version 2, flags, R = 4, H = 0
+            "03030202"  // 3 keys, 3 edges, 2 nodes, 2 leaves
+            "0202050108170100000000000000050000000000000002000000000000000000"
+            "0000000000004160310000000000");
+}
+
+// Versions 2 and 3 as the table builder writes them: integer keys keep
+// version 2 (the key code would not pay), text keys get version 3.
+TEST(CraftFormatTest, PartitionsOfAFilter) {
+  CraftFilterOptions options;
+  options.partition_size = 1024;
+  options.trie.real_suffix_bits = 8;
+  options.trie.hash_suffix_bits = 4;
+
+  const Filter integers = BuildFilter(IntegerKeys(2000, 37), options);
+  ASSERT_GT(integers.partitions.size(), 1u);
+  std::string all;
+  for (const std::string& p : integers.partitions) {
+    EXPECT_EQ(p[0], 2);
+    all += p;
+  }
+  EXPECT_EQ(Digest(all), "5810:9391539418311788677");
+
+  const Filter text = BuildFilter(TextKeys(3000), options);
+  ASSERT_GT(text.partitions.size(), 1u);
+  all.clear();
+  for (const std::string& p : text.partitions) {
+    EXPECT_EQ(p[0], 3);
+    all += p;
+  }
+  EXPECT_EQ(Digest(all), "9341:2594112307210805235");
+}
+
+// Metadata version 2: per partition its first key, key count, data blocks
+// and handle, then the table's last key.
+TEST(CraftFormatTest, MetadataVersion2Bytes) {
+  std::vector<CraftPartitionInfo> infos(2);
+  infos[0].first_key = "apple";
+  infos[0].num_keys = 300;
+  infos[0].first_block = 0;
+  infos[0].last_block = 4;
+  infos[0].offset = 4096;
+  infos[0].size = 1000;
+  infos[1].first_key = "melon";
+  infos[1].num_keys = 7;
+  infos[1].first_block = 4;
+  infos[1].last_block = 5;
+  infos[1].offset = 5101;
+  infos[1].size = 64;
+  std::string metadata;
+  CraftMetadata::Encode(infos, "zucchini", &metadata);
+  EXPECT_EQ(Hex(metadata),
+            "0202"                // version 2, 2 partitions
+            "056170706C65"        // "apple"
+            "AC020004"            // 300 keys, blocks 0..4
+            "8020E807"            // at 4096, 1000 bytes
+            "056D656C6F6E"        // "melon"
+            "070405"              // 7 keys, blocks 4..5
+            "ED2740"              // at 5101, 64 bytes
+            "087A75636368696E69"  // last key "zucchini"
+  );
+
+  CraftMetadata decoded;
+  ASSERT_OK(CraftMetadata::Decode(metadata, &decoded));
+  ASSERT_EQ(decoded.partitions().size(), 2u);
+  EXPECT_EQ(decoded.partitions()[1].first_key, "melon");
+  EXPECT_EQ(decoded.num_keys(), 307u);
+}
+
+// Metadata version 1 (no last key) is still read: these bytes, written by
+// the first format, decode to one partition.
+TEST(CraftFormatTest, MetadataVersion1Decodes) {
+  std::string v1;
+  v1.push_back(1);                   // format_version
+  PutVarint32(&v1, 1);               // num_partitions
+  PutLengthPrefixedSlice(&v1, "k");  // first_key
+  PutVarint64(&v1, 42);              // num_keys
+  PutVarint32(&v1, 0);               // first_block
+  PutVarint32(&v1, 3);               // last_block
+  PutVarint64(&v1, 8192);            // offset
+  PutVarint64(&v1, 77);              // size
+  CraftMetadata decoded;
+  ASSERT_OK(CraftMetadata::Decode(v1, &decoded));
+  ASSERT_EQ(decoded.partitions().size(), 1u);
+  EXPECT_EQ(decoded.partitions()[0].first_key, "k");
+  EXPECT_EQ(decoded.partitions()[0].num_keys, 42u);
+  EXPECT_EQ(decoded.partitions()[0].last_block, 3u);
+  EXPECT_EQ(decoded.partitions()[0].offset, 8192u);
+  EXPECT_EQ(decoded.partitions()[0].size, 77u);
+  // Without a last key the last partition's key range is open: no estimate.
+  EXPECT_EQ(decoded.ExpectedKeys("k", "l"), -1.0);
+}
+
+}  // namespace ROCKSDB_NAMESPACE
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
