@@ -258,7 +258,7 @@ def sanitize_lodestone(p):
         # delete-persistence deadline is then picked again after each
         # failure, and the WaitForCompact that db_stress runs after an open
         # with injected faults never returns (seen: 433 deadline picks of the
-        # same two files in 480 s). Upstream's periodic compaction would loop
+        # same two files in 480 s). Upstream's periodic compaction can loop
         # the same way; the density trigger still covers the picker here.
         p["delete_persistence_threshold"] = 0
     if p.get("min_tombstones_for_range_conversion", 0) > 0:
