@@ -340,6 +340,40 @@ TEST_F(TombstoneCompactionTest, DeadlineMetOnAnIdleDB) {
   }
 }
 
+// Regression (found by the crash test): the deadline work ran inside
+// RecordSeqnoToTimeMapping, which DB::Open, SetOptions and column family
+// creation also call on the caller's thread: an open flushed a recovered
+// memtable and wrote the WAL inline, tagged as no DB-open I/O. It now runs
+// on the periodic task thread only.
+TEST_F(TombstoneCompactionTest, DeadlineWorkOnlyOnThePeriodicThread) {
+  Options options = BaseOptions();
+  options.delete_persistence_threshold = 1000;
+  options.avoid_flush_during_recovery = true;
+  DestroyAndReopen(options);
+  PutFloor(20);
+  for (int i = 0; i < 10; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  std::atomic<int> on_caller_thread{0};
+  const std::thread::id caller = std::this_thread::get_id();
+  SyncPoint::GetInstance()->SetCallBack(
+      "TombstoneDeadlineTimer:Run", [&](void*) {
+        if (std::this_thread::get_id() == caller) {
+          on_caller_thread++;
+        }
+      });
+  mock_clock_->MockSleepForSeconds(5000);  // The memtable is overdue.
+  Reopen(options);
+  ASSERT_OK(db_->SetOptions({{"delete_persistence_threshold", "2000"}}));
+  CreateColumnFamilies({"other"}, options);
+  EXPECT_EQ(on_caller_thread.load(), 0);
+  // The periodic task still meets the deadline.
+  AdvanceSeconds(2000);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_EQ(TombstonesAboveLastLevel(), 0u) << FilesPerLevel();
+  SyncPoint::GetInstance()->ClearCallBack("TombstoneDeadlineTimer:Run");
+}
+
 // Regression (issue 18, defect 2): the timer's memtable flush runs on the
 // process-wide periodic task thread and entered the write thread, waiting
 // there for LockWAL()'s holder (or a write stall) to let go. It now skips

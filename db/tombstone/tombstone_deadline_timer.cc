@@ -1,7 +1,9 @@
 // The delete-persistence deadline (FADE) must hold on an idle DB too: with
 // no writes there are no flushes or compactions to re-score the LSM, yet a
 // tombstone's age keeps growing. The periodic seqno-to-time task (which the
-// deadline needs anyway, to date tombstones) calls this to flush memtables
+// deadline needs anyway, to date tombstones) calls this, on the periodic task
+// thread only (never inline in DB::Open, SetOptions or column family
+// creation, which record a mapping entry too), to flush memtables
 // whose tombstones have used up the memtable's share of the deadline, and
 // to re-score column families so that overdue files get compacted.
 
@@ -17,6 +19,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 void DBImpl::ScheduleTombstoneDeadlineCompactions() {
+  TEST_SYNC_POINT("TombstoneDeadlineTimer:Run");
   int64_t now_signed = 0;
   if (!immutable_db_options_.clock->GetCurrentTime(&now_signed).ok() ||
       now_signed <= 0) {
