@@ -264,9 +264,8 @@ def sanitize_lodestone(p):
     if p.get("use_txn") and not p.get("use_optimistic_txn") and p.get("use_multiget"):
         # Upstream 9.10.0's MultiGet test writes random keys in pessimistic
         # transactions without db_stress's key locks, and treats the lock
-        # deadlock two such transactions can meet as a failure (seen here
-        # with every Lodestone option unrelated; fixed upstream later,
-        # facebook/rocksdb#13950 and #14235).
+        # deadlock two such transactions can meet as a failure (fixed
+        # upstream later: facebook/rocksdb#13950, #14235).
         p["use_multiget"] = 0
     if p.get("min_tombstones_for_range_conversion", 0) > 0:
         # A table filter turns conversion off for that iterator.
