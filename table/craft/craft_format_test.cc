@@ -155,19 +155,20 @@ TEST(CraftFormatTest, PartitionsOfAFilter) {
 // Metadata version 2: per partition its first key, key count, data blocks
 // and handle, then the table's last key.
 TEST(CraftFormatTest, MetadataVersion2Bytes) {
-  std::vector<CraftPartitionInfo> infos(2);
-  infos[0].first_key = "apple";
-  infos[0].num_keys = 300;
-  infos[0].first_block = 0;
-  infos[0].last_block = 4;
-  infos[0].offset = 4096;
-  infos[0].size = 1000;
-  infos[1].first_key = "melon";
-  infos[1].num_keys = 7;
-  infos[1].first_block = 4;
-  infos[1].last_block = 5;
-  infos[1].offset = 5101;
-  infos[1].size = 64;
+  auto info = [](const char* first_key, uint64_t num_keys,
+                 uint32_t first_block, uint32_t last_block, uint64_t offset,
+                 uint64_t size) {
+    CraftPartitionInfo i;
+    i.first_key = first_key;
+    i.num_keys = num_keys;
+    i.first_block = first_block;
+    i.last_block = last_block;
+    i.offset = offset;
+    i.size = size;
+    return i;
+  };
+  const std::vector<CraftPartitionInfo> infos = {
+      info("apple", 300, 0, 4, 4096, 1000), info("melon", 7, 4, 5, 5101, 64)};
   std::string metadata;
   CraftMetadata::Encode(infos, "zucchini", &metadata);
   EXPECT_EQ(Hex(metadata),
