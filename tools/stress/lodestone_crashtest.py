@@ -268,12 +268,13 @@ def sanitize_lodestone(p):
         # same two files in 480 s). Upstream's periodic compaction can loop
         # the same way; the density trigger still covers the picker here.
         p["delete_persistence_threshold"] = 0
-    if p.get("use_txn") and not p.get("use_optimistic_txn") and p.get("use_multiget"):
-        # Upstream 9.10.0's MultiGet test writes random keys in pessimistic
-        # transactions without db_stress's key locks, and treats the lock
-        # deadlock two such transactions can meet as a failure (fixed
-        # upstream later: facebook/rocksdb#13950, #14235).
+    if p.get("use_txn") and not p.get("use_optimistic_txn"):
+        # Upstream 9.10.0's MultiGet and MultiGetEntity tests write random
+        # keys in pessimistic transactions without db_stress's key locks,
+        # and treat the lock deadlock two such transactions can meet as a
+        # failure (fixed upstream later: facebook/rocksdb#13950, #14235).
         p["use_multiget"] = 0
+        p["use_multi_get_entity"] = 0
     if p.get("min_tombstones_for_range_conversion", 0) > 0:
         # A table filter turns conversion off for that iterator.
         p["use_sqfc_for_range_queries"] = 0
