@@ -51,13 +51,13 @@ class TombstoneRunTracker {
  public:
   static constexpr uint32_t kBusyRetries = 16;
 
-  // 0 disables tracking; the DBIter decides whether its reads allow it.
+  // A positive threshold; the DBIter allocates a tracker only where its
+  // reads allow conversion.
   void Enable(uint32_t threshold, const TombstoneRunTarget& target) {
     DropPending();
     threshold_ = threshold;
     target_ = target;
   }
-  bool enabled() const { return threshold_ > 0; }
 
   // Gives up a kept run, counting it as discarded. The owner calls it
   // before it releases the SuperVersion it reads (the count is keyed by the
