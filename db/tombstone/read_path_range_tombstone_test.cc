@@ -27,12 +27,17 @@ class ReadPathRangeTombstoneTest : public DBTestBase {
     return buf;
   }
 
-  void Open(uint32_t threshold) {
+  // write_mode: 0 default, 1 pipelined writes, 2 one memtable writer at a
+  // time, 3 two write queues.
+  void Open(uint32_t threshold, int write_mode = 0) {
     options_ = CurrentOptions();
     options_.create_if_missing = true;
     options_.disable_auto_compactions = true;
     options_.statistics = CreateDBStatistics();
     options_.min_tombstones_for_range_conversion = threshold;
+    options_.enable_pipelined_write = write_mode == 1;
+    options_.allow_concurrent_memtable_write = write_mode != 2;
+    options_.two_write_queues = write_mode == 3;
     DestroyAndReopen(options_);
   }
 
@@ -142,6 +147,11 @@ class ReadPathRangeTombstoneTest : public DBTestBase {
 
   Options options_;
 };
+
+// Parameter: the write mode (Open).
+class ReadPathRangeTombstoneWriteModeTest
+    : public ReadPathRangeTombstoneTest,
+      public testing::WithParamInterface<int> {};
 
 class ReadPathRangeTombstoneDirectionTest
     : public ReadPathRangeTombstoneTest,
@@ -423,10 +433,15 @@ TEST_F(ReadPathRangeTombstoneTest, ReadsThatMayHideKeysNeverConvert) {
   EXPECT_EQ(Inserted(), 1u);
 }
 
-TEST_F(ReadPathRangeTombstoneTest, ConcurrentWritersIntoTheRun) {
+TEST_P(ReadPathRangeTombstoneWriteModeTest, ConcurrentWritersIntoTheRun) {
   // Writers keep putting keys into deleted runs while readers scan and
   // convert. Every acknowledged write must stay visible.
-  Open(2);
+  Open(2, GetParam());
+  std::atomic<int> handed_off_inserted{0};
+  SyncPoint::GetInstance()->SetCallBack(
+      "InsertHandedOffReadPathRangeTombstones:Inserted",
+      [&](void*) { handed_off_inserted++; });
+  SyncPoint::GetInstance()->EnableProcessing();
   const int kKeys = 400;
   for (int i = 0; i < kKeys; i++) {
     ASSERT_OK(Put(Key(i), "v"));
@@ -476,7 +491,12 @@ TEST_F(ReadPathRangeTombstoneTest, ConcurrentWritersIntoTheRun) {
   for (auto& r : readers) {
     r.join();
   }
+  SyncPoint::GetInstance()->DisableProcessing();
+  SyncPoint::GetInstance()->ClearAllCallBacks();
   EXPECT_GT(Inserted(), 0u);
+  if (GetParam() == 3) {
+    EXPECT_EQ(handed_off_inserted.load(), 0);
+  }
 
   // Replay the writer's key choices and check each acknowledged write,
   // before and after everything is compacted together.
@@ -496,6 +516,9 @@ TEST_F(ReadPathRangeTombstoneTest, ConcurrentWritersIntoTheRun) {
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   check_writes();
 }
+
+INSTANTIATE_TEST_CASE_P(WriteModes, ReadPathRangeTombstoneWriteModeTest,
+                        testing::Values(0, 1, 2, 3));
 
 // Regression (issue 18, defect 1): a file ingested behind lands below every
 // sequence number, inside the gaps of a converted run; the synthesized
@@ -547,8 +570,8 @@ TEST_F(ReadPathRangeTombstoneTest, IngestBehindKeysSurviveARun) {
 
 // Regression (issue 18, defect 2): a conversion entered the write thread and
 // waited there behind a writer stalled by LockWAL() until UnlockWAL(); a
-// thread that held the lock and scanned deadlocked. Now the scan skips the
-// conversion while writes are stopped.
+// thread that held the lock and scanned deadlocked. Now the scan hands the
+// run to the next write group and goes on.
 TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForLockWAL) {
   Open(8);
   FillAndDelete(100, 10, 50);
@@ -559,13 +582,14 @@ TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForLockWAL) {
   EXPECT_TRUE(ScanFinishesBehindAStalledWriter(
       false, [&] { ASSERT_OK(db_->UnlockWAL()); }, &keys));
   EXPECT_EQ(keys, Expected(100, 10, 50));
-  EXPECT_EQ(Inserted(), 0u);
-  EXPECT_EQ(Discarded(), 2u);
-  // Unlocked, a later scan converts.
+  // The stalled writer, once released, inserted the first handed-off run;
+  // the second, the same run at the same sequence number, was a duplicate.
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Discarded(), 1u);
+  EXPECT_EQ(RangeTombstones(), 1);
   std::vector<std::string> with_write = Expected(100, 10, 50);
   with_write.push_back("zzz");
   EXPECT_EQ(Scan(true, ReadOptions()), with_write);
-  EXPECT_EQ(Inserted(), 1u);
 }
 
 // Regression (issue 18, defect 2): behind a write stall a scan that wanted
@@ -584,16 +608,22 @@ TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForAWriteStall) {
       },
       &keys));
   EXPECT_EQ(keys, Expected(100, 10, 50));
-  EXPECT_EQ(Inserted(), 0u);
-  EXPECT_EQ(Discarded(), 1u);
   EXPECT_EQ(Get("zzz"), "stalled");
+  // The writer the scan did not wait for inserted the run after the stall.
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Discarded(), 0u);
 }
 
-// A run refused because writes were stopped (or a writer held the write
-// thread) is offered again on the iterator's next steps, without waiting;
-// one still refused when the iterator goes is counted as discarded.
-TEST_F(ReadPathRangeTombstoneTest, BusyConversionRetriedOnLaterSteps) {
-  Open(8);
+// A run refused for a busy write thread is handed to the next write group,
+// which inserts it if the iterator's SuperVersion is still current and
+// discards it otherwise.
+TEST_P(ReadPathRangeTombstoneWriteModeTest,
+       BusyConversionHandedToTheNextWriteGroup) {
+  if (GetParam() == 3) {
+    ROCKSDB_GTEST_SKIP("nothing is handed off (TwoWriteQueuesDiscardABusyRun)");
+    return;
+  }
+  Open(8, GetParam());
   FillAndDelete(100, 10, 50);
   for (int i = 60; i < 80; i++) {
     ASSERT_OK(Delete(Key(i)));
@@ -602,24 +632,68 @@ TEST_F(ReadPathRangeTombstoneTest, BusyConversionRetriedOnLaterSteps) {
       dbfull()->TEST_write_controler().GetStopToken();
   std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
   it->Seek(Key(9));
-  it->Next();  // Over the run 10..49: refused and kept.
+  it->Next();  // Over the run 10..49: handed off.
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ(it->key().ToString(), Key(50));
-  EXPECT_EQ(Inserted() + Discarded(), 0u);
+  it.reset();  // The run outlives its iterator.
   stop.reset();
-  it->Next();  // The kept run goes in at the start of this step.
-  EXPECT_EQ(it->key().ToString(), Key(51));
+  EXPECT_EQ(Inserted() + Discarded(), 0u);
+  EXPECT_EQ(RangeTombstones(), 0);
+  ASSERT_OK(Put("zzz", "v"));  // This write group's leader inserts it.
   EXPECT_EQ(Inserted(), 1u);
   EXPECT_EQ(RangeTombstones(), 1);
 
   stop = dbfull()->TEST_write_controler().GetStopToken();
+  it.reset(db_->NewIterator(ReadOptions()));
   it->Seek(Key(59));
-  it->Next();  // Over the run 60..79: refused and kept.
+  it->Next();  // Over the run 60..79: handed off.
   EXPECT_EQ(it->key().ToString(), Key(80));
   it.reset();
   stop.reset();
+  ASSERT_OK(Flush());  // A new SuperVersion: the run may miss data now.
+  ASSERT_OK(Put("zzz", "w"));
   EXPECT_EQ(Inserted(), 1u);
   EXPECT_EQ(Discarded(), 1u);
+  EXPECT_EQ(RangeTombstones(), 0);  // The flushed memtable held the first.
+  EXPECT_EQ(Scan(true, ReadOptions()).size(), 100u - 40u - 20u + 1u);
+}
+
+// A column family keeps at most kMaxHandedOffRunsPerColumnFamily runs; a
+// newer one pushes out the oldest, counted as discarded.
+TEST_F(ReadPathRangeTombstoneTest, HandedOffRunsAreBounded) {
+  Open(2);
+  const int runs = static_cast<int>(kMaxHandedOffRunsPerColumnFamily) + 3;
+  // Runs of 2 deleted keys, each between two live ones: 0 live, 1-2 deleted.
+  FillAndDelete(3 * runs, 0, 0);
+  for (int r = 0; r < runs; r++) {
+    ASSERT_OK(Delete(Key(3 * r + 1)));
+    ASSERT_OK(Delete(Key(3 * r + 2)));
+  }
+  std::unique_ptr<WriteControllerToken> stop =
+      dbfull()->TEST_write_controler().GetStopToken();
+  EXPECT_EQ(Scan(true, ReadOptions()).size(), static_cast<size_t>(runs));
+  stop.reset();
+  EXPECT_EQ(Discarded(), 3u);
+  ASSERT_OK(Put("zzz", "v"));
+  EXPECT_EQ(Inserted(), kMaxHandedOffRunsPerColumnFamily);
+  EXPECT_EQ(Discarded(), 3u);
+}
+
+// With two write queues a WAL-only writer could run beside the next
+// leader, so nothing is handed off: a busy write thread discards the run.
+TEST_F(ReadPathRangeTombstoneTest, TwoWriteQueuesDiscardABusyRun) {
+  Open(8, /*write_mode=*/3);
+  FillAndDelete(100, 10, 50);
+  std::unique_ptr<WriteControllerToken> stop =
+      dbfull()->TEST_write_controler().GetStopToken();
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
+  stop.reset();
+  EXPECT_EQ(Discarded(), 1u);
+  ASSERT_OK(Put("zzz", "v"));
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(RangeTombstones(), 0);
+  EXPECT_EQ(Scan(true, ReadOptions()).size(), 61u);  // Now idle: converts.
+  EXPECT_EQ(Inserted(), 1u);
 }
 
 TEST_F(ReadPathRangeTombstoneTest, OffByDefaultWritesNothing) {

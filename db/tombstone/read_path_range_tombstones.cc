@@ -27,21 +27,28 @@
 //
 // A reader never waits for a writer. The insertion enters the write thread
 // only if writes are not stopped (LockWAL(), a stall) and no writer is
-// queued or running (WriteThread::TryEnterUnbatched, patch 0027); otherwise
-// it gives up and
-// returns Busy, and the iterator offers the run again on its next steps
-// (tombstone_run_tracker.h) before counting it as discarded. Holding
-// the write thread makes this the memtable's only writer, so no writer
-// races the insert.
+// queued or running (WriteThread::TryEnterUnbatched, patch 0027). Otherwise
+// the run is handed off: kept, with the SuperVersion number and sequence
+// number it was proven at, until the next write group's leader inserts it
+// (InsertHandedOffReadPathRangeTombstones, patch 0033) with the same checks,
+// while it is the DB's only memtable writer. A busy write thread is exactly
+// when a leader is about to come, so under write load most runs go in there;
+// without the handoff nearly all of them were lost. Under two_write_queues
+// a WAL-only writer could run beside that leader, so nothing is handed off
+// and a run refused for a busy write thread is discarded.
 //
 // The tombstone does not go to the WAL: after a crash it is simply gone,
 // which changes no result either.
 
 #include "db/tombstone/read_path_range_tombstones.h"
 
+#include <atomic>
 #include <cinttypes>
+#include <deque>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
@@ -49,6 +56,7 @@
 #include "db/tombstone/tombstone_run_tracker.h"
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/comparator.h"
+#include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -57,39 +65,170 @@ const char* const kReadPathRangeTombstonesProperty =
 
 namespace {
 
-// Keyed by column family; an entry goes when its family is destroyed.
-struct CountsRegistry {
-  std::mutex mu;
-  std::unordered_map<const ColumnFamilyData*, ReadPathRangeTombstoneCounts>
-      counts;
+struct HandedOffRun {
+  uint32_t column_family_id;
+  uint64_t super_version_number;
+  SequenceNumber seq;
+  std::string start;
+  std::string end;
 };
 
-CountsRegistry& Registry() {
-  static CountsRegistry* registry = new CountsRegistry;
+struct FamilyState {
+  ReadPathRangeTombstoneCounts counts;
+  DBImpl* db = nullptr;  // Set with the first handed-off run.
+  std::deque<HandedOffRun> waiting;
+};
+
+// Keyed by column family; an entry goes when its family is destroyed.
+struct Registry {
+  std::mutex mu;
+  std::unordered_map<const ColumnFamilyData*, FamilyState> families;
+  // Runs waiting in any family: the write path's fast check.
+  std::atomic<size_t> waiting_runs{0};
+};
+
+Registry& GetRegistry() {
+  static Registry* registry = new Registry;
   return *registry;
 }
 
-void Count(const ColumnFamilyData* cfd, bool inserted) {
-  CountsRegistry& r = Registry();
-  std::lock_guard<std::mutex> l(r.mu);
-  ReadPathRangeTombstoneCounts& c = r.counts[cfd];
-  (inserted ? c.inserted : c.discarded)++;
+// Counts `inserted` and `discarded` runs of `cfd`, in its counts and in the
+// DB's tickers.
+void Account(DBImpl* db, const ColumnFamilyData* cfd, uint64_t inserted,
+             uint64_t discarded) {
+  Registry& r = GetRegistry();
+  {
+    std::lock_guard<std::mutex> l(r.mu);
+    ReadPathRangeTombstoneCounts& c = r.families[cfd].counts;
+    c.inserted += inserted;
+    c.discarded += discarded;
+  }
+  Statistics* stats = db->immutable_db_options().statistics.get();
+  RecordTick(stats, READ_PATH_RANGE_TOMBSTONES_INSERTED, inserted);
+  RecordTick(stats, READ_PATH_RANGE_TOMBSTONES_DISCARDED, discarded);
+}
+
+// Keeps a run for the next write group. A run proven through an older
+// SuperVersion than this one can never go in any more, and the list is
+// bounded: both are discarded here.
+void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
+             uint64_t super_version_number, SequenceNumber seq,
+             const Slice& start, const Slice& end) {
+  Registry& r = GetRegistry();
+  uint64_t discarded = 0;
+  {
+    std::lock_guard<std::mutex> l(r.mu);
+    FamilyState& family = r.families[cfd];
+    family.db = db;
+    std::deque<HandedOffRun>& waiting = family.waiting;
+    const size_t before = waiting.size();
+    while (!waiting.empty() &&
+           (waiting.front().super_version_number != super_version_number ||
+            waiting.size() >= kMaxHandedOffRunsPerColumnFamily)) {
+      waiting.pop_front();
+    }
+    waiting.push_back(HandedOffRun{cfd->GetID(), super_version_number, seq,
+                                   start.ToString(), end.ToString()});
+    discarded = before + 1 - waiting.size();
+    family.counts.discarded += discarded;
+    r.waiting_runs.fetch_add(1, std::memory_order_relaxed);
+    r.waiting_runs.fetch_sub(discarded, std::memory_order_relaxed);
+  }
+  RecordTick(db->immutable_db_options().statistics.get(),
+             READ_PATH_RANGE_TOMBSTONES_DISCARDED, discarded);
+}
+
+// Inserts [start, end) at `seq` into the mutable memtable of `cfd` if its
+// SuperVersion is still `super_version_number`.
+// REQUIRES: DB mutex held; the caller is the DB's only memtable writer.
+Status AddToMutableMemtable(ColumnFamilyData* cfd,
+                            uint64_t super_version_number, SequenceNumber seq,
+                            const Slice& start, const Slice& end) {
+  if (cfd->IsDropped()) {
+    return Status::Aborted("column family dropped");
+  }
+  if (cfd->GetSuperVersionNumber() != super_version_number) {
+    // A flush, memtable switch, ingestion or compaction since the iterator
+    // started: its view may miss data older than seq.
+    return Status::TryAgain("SuperVersion changed");
+  }
+  MemTable* mem = cfd->mem();
+  if (seq < mem->GetEarliestSequenceNumber()) {
+    return Status::TryAgain("read sequence predates the mutable memtable");
+  }
+  MemTablePostProcessInfo info;
+  // The concurrent insert path accepts a sequence number below the
+  // memtable's newest; we are its only writer either way.
+  Status s = mem->Add(seq, kTypeRangeDeletion, start, end,
+                      /*kv_prot_info=*/nullptr, /*allow_concurrent=*/true,
+                      &info, /*hint=*/nullptr);
+  if (s.ok()) {
+    mem->BatchPostProcess(info);
+  }
+  return s;
 }
 
 }  // namespace
 
 ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
     const ColumnFamilyData* cfd) {
-  CountsRegistry& r = Registry();
+  Registry& r = GetRegistry();
   std::lock_guard<std::mutex> l(r.mu);
-  auto it = r.counts.find(cfd);
-  return it == r.counts.end() ? ReadPathRangeTombstoneCounts() : it->second;
+  auto it = r.families.find(cfd);
+  return it == r.families.end() ? ReadPathRangeTombstoneCounts()
+                                : it->second.counts;
 }
 
-void ForgetReadPathRangeTombstoneCounts(const ColumnFamilyData* cfd) {
-  CountsRegistry& r = Registry();
+void ForgetReadPathRangeTombstones(const ColumnFamilyData* cfd) {
+  Registry& r = GetRegistry();
   std::lock_guard<std::mutex> l(r.mu);
-  r.counts.erase(cfd);
+  auto it = r.families.find(cfd);
+  if (it != r.families.end()) {
+    r.waiting_runs.fetch_sub(it->second.waiting.size(),
+                             std::memory_order_relaxed);
+    r.families.erase(it);
+  }
+}
+
+void InsertHandedOffReadPathRangeTombstones(DBImpl* db) {
+  Registry& r = GetRegistry();
+  if (r.waiting_runs.load(std::memory_order_relaxed) == 0) {
+    return;
+  }
+  std::vector<std::pair<const ColumnFamilyData*, HandedOffRun>> runs;
+  {
+    std::lock_guard<std::mutex> l(r.mu);
+    for (auto& [cfd, family] : r.families) {
+      if (family.db != db || family.waiting.empty()) {
+        continue;
+      }
+      r.waiting_runs.fetch_sub(family.waiting.size(),
+                               std::memory_order_relaxed);
+      for (HandedOffRun& run : family.waiting) {
+        runs.emplace_back(cfd, std::move(run));
+      }
+      family.waiting.clear();
+    }
+  }
+  if (runs.empty()) {
+    return;
+  }
+  InstrumentedMutexLock l(db->mutex());
+  ColumnFamilySet* families = db->GetVersionSet()->GetColumnFamilySet();
+  for (auto& [cfd, run] : runs) {
+    // Between the registry and the DB mutex the family may have been
+    // destroyed (and its address reused): look it up by id.
+    ColumnFamilyData* live = families->GetColumnFamily(run.column_family_id);
+    if (live != cfd) {
+      continue;  // Its counts went with it.
+    }
+    Status s = AddToMutableMemtable(live, run.super_version_number, run.seq,
+                                    run.start, run.end);
+    Account(db, live, s.ok() ? 1 : 0, s.ok() ? 0 : 1);
+    if (s.ok()) {
+      TEST_SYNC_POINT("InsertHandedOffReadPathRangeTombstones:Inserted");
+    }
+  }
 }
 
 std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd) {
@@ -105,44 +244,16 @@ std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd) {
 
 void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
                                   SequenceNumber seq) {
-  if (threshold_ == 0 || target_.db == nullptr ||
+  if (target_.db == nullptr ||
       target_.user_comparator->Compare(start, end) >= 0) {
     return;
   }
-  Status s = target_.db->InsertReadPathRangeTombstone(
-      target_.cfd, target_.super_version_number, seq, start, end);
-  if (s.IsBusy()) {
-    DropPending();  // One kept run at a time; the newer one is kept.
-    pending_start_.assign(start.data(), start.size());
-    pending_end_.assign(end.data(), end.size());
-    pending_seq_ = seq;
-    pending_retries_ = kBusyRetries;
-  }
-}
-
-void TombstoneRunTracker::RetryPending() {
-  Status s = target_.db->InsertReadPathRangeTombstone(
-      target_.cfd, target_.super_version_number, pending_seq_, pending_start_,
-      pending_end_);
-  if (!s.IsBusy()) {
-    pending_retries_ = 0;  // Inserted, or refused and counted.
-  } else if (--pending_retries_ == 0) {
-    CountReadPathRangeTombstoneDiscarded(target_.db, target_.cfd);
-  }
-}
-
-void TombstoneRunTracker::DropPending() {
-  if (pending_retries_ > 0) {
-    pending_retries_ = 0;
-    CountReadPathRangeTombstoneDiscarded(target_.db, target_.cfd);
-  }
-}
-
-void CountReadPathRangeTombstoneDiscarded(DBImpl* db,
-                                          const ColumnFamilyData* cfd) {
-  Count(cfd, /*inserted=*/false);
-  RecordTick(db->immutable_db_options().statistics.get(),
-             READ_PATH_RANGE_TOMBSTONES_DISCARDED);
+  // Inserted, handed off or discarded: the DB counts whichever it was.
+  target_.db
+      ->InsertReadPathRangeTombstone(target_.cfd,
+                                     target_.super_version_number, seq, start,
+                                     end)
+      .PermitUncheckedError();
 }
 
 Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
@@ -150,10 +261,9 @@ Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
                                             SequenceNumber seq,
                                             const Slice& start,
                                             const Slice& end) {
-  Statistics* stats = immutable_db_options_.statistics.get();
   Status s;
   // A reader never waits for writers: enter the write thread(s) only if
-  // nobody is writing, stalled or holding LockWAL(), else give up.
+  // nobody is writing, stalled or holding LockWAL().
   WriteThread::Writer w;
   WriteThread::Writer nonmem_w;
   if (write_controller_.IsStopped()) {
@@ -171,38 +281,21 @@ Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
       // As in a memtable switch: write thread first, then the DB mutex,
       // which no holder keeps while it waits for the write thread.
       InstrumentedMutexLock l(&mutex_);
-      MemTable* mem = cfd->mem();
-      if (cfd->IsDropped() || error_handler_.IsDBStopped()) {
-        s = Status::Aborted("column family dropped or DB stopped");
-      } else if (cfd->GetSuperVersionNumber() != super_version_number) {
-        // A flush, memtable switch, ingestion or compaction since the
-        // iterator started: its view may miss data older than seq.
-        s = Status::TryAgain("SuperVersion changed");
-      } else if (seq < mem->GetEarliestSequenceNumber()) {
-        s = Status::TryAgain("read sequence predates the mutable memtable");
-      } else {
-        MemTablePostProcessInfo info;
-        // The concurrent insert path accepts a sequence number below the
-        // memtable's newest; we are its only writer either way.
-        s = mem->Add(seq, kTypeRangeDeletion, start, end,
-                     /*kv_prot_info=*/nullptr, /*allow_concurrent=*/true,
-                     &info, /*hint=*/nullptr);
-        if (s.ok()) {
-          mem->BatchPostProcess(info);
-        }
-      }
+      s = error_handler_.IsDBStopped()
+              ? Status::Aborted("DB stopped")
+              : AddToMutableMemtable(cfd, super_version_number, seq, start,
+                                     end);
     }
     if (two_write_queues_) {
       nonmem_write_thread_.ExitUnbatched(&nonmem_w);
     }
     write_thread_.ExitUnbatched(&w);
   }
-  if (s.IsBusy()) {
-    return s;  // The caller may offer the run again; it counts a give-up.
+  if (s.IsBusy() && !two_write_queues_) {
+    HandOff(this, cfd, super_version_number, seq, start, end);
+    return Status::Incomplete("handed off to the next write group");
   }
-  Count(cfd, s.ok());
-  RecordTick(stats, s.ok() ? READ_PATH_RANGE_TOMBSTONES_INSERTED
-                           : READ_PATH_RANGE_TOMBSTONES_DISCARDED);
+  Account(this, cfd, s.ok() ? 1 : 0, s.ok() ? 0 : 1);
   return s;
 }
 

@@ -15,13 +15,10 @@
 // and so does a backward step. The tracker is therefore reset at the start
 // of every step and needs no invalidation on seeks or direction changes.
 //
-// A reader never waits for a writer: when the write thread is busy the DB
-// refuses the insertion (Busy), and the tracker keeps that one run and
-// offers it again at the start of the iterator's next steps, up to
-// kBusyRetries times; the run stays valid as long as the iterator's
-// SuperVersion is current, which the DB checks on every attempt. A run
-// given up (retries used, another run refused, the iterator refreshed or
-// destroyed: Finish) counts as discarded.
+// The tracker only proves runs; what becomes of one is the DB's business
+// (read_path_range_tombstones.h): inserted at once when the write thread is
+// free, handed to the next write group when it is busy, so that a reader
+// never waits for a writer, and counted either way.
 
 #pragma once
 
@@ -49,28 +46,15 @@ struct TombstoneRunTarget {
 
 class TombstoneRunTracker {
  public:
-  static constexpr uint32_t kBusyRetries = 16;
-
   // A positive threshold; the DBIter allocates a tracker only where its
   // reads allow conversion.
   void Enable(uint32_t threshold, const TombstoneRunTarget& target) {
-    DropPending();
     threshold_ = threshold;
     target_ = target;
   }
 
-  // Gives up a kept run, counting it as discarded. The owner calls it
-  // before it releases the SuperVersion it reads (the count is keyed by the
-  // column family, which must still be alive).
-  void Finish() { DropPending(); }
-
   // Forward steps.
-  void BeginForward() {
-    count_ = 0;
-    if (pending_retries_ > 0) {
-      RetryPending();
-    }
-  }
+  void BeginForward() { count_ = 0; }
   void OnForwardTombstone(const Slice& user_key) {
     if (count_++ == 0) {
       start_.assign(user_key.data(), user_key.size());
@@ -95,12 +79,7 @@ class TombstoneRunTracker {
   // Backward steps. The run's first (largest) tombstone is its exclusive
   // end: remembering the live key above it would cost a key copy on every
   // Prev(), and a converted run is then skipped in one step anyway.
-  void BeginBackward() {
-    count_ = 0;
-    if (pending_retries_ > 0) {
-      RetryPending();
-    }
-  }
+  void BeginBackward() { count_ = 0; }
   void OnBackwardTombstone(const Slice& user_key) {
     if (count_++ == 0) {
       end_.assign(user_key.data(), user_key.size());
@@ -119,23 +98,14 @@ class TombstoneRunTracker {
 
  private:
   // Hands [start, end) to DBImpl::InsertReadPathRangeTombstone (defined in
-  // read_path_range_tombstones.cc); keeps it for a retry if the write thread
-  // was busy.
+  // read_path_range_tombstones.cc).
   void Convert(const Slice& start, const Slice& end, SequenceNumber seq);
-  void RetryPending();
-  // Gives up the kept run, if any, counting it as discarded.
-  void DropPending();
 
   uint32_t threshold_ = 0;
   uint32_t count_ = 0;
   TombstoneRunTarget target_;
   std::string start_;
   std::string end_;
-  // The run refused for a busy write thread, and the attempts it has left.
-  uint32_t pending_retries_ = 0;
-  std::string pending_start_;
-  std::string pending_end_;
-  SequenceNumber pending_seq_ = 0;
 };
 
 }  // namespace ROCKSDB_NAMESPACE
