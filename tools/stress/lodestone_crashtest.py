@@ -164,7 +164,10 @@ FEATURES = ["location_cache", "craft", "conversion", "initial_put",
             "initial_put_chains", "initial_put_contract", "tombstone_picks"]
 # Features whose activity in any invocation of a run counts once one
 # invocation claims them (their work follows the data, not the options).
-CARRIED_OVER = {"initial_put_chains"}
+# Tombstone picks follow tombstones' age and density, which build up across
+# the invocations of a run (an invocation killed early rarely lives to a
+# deadline; the next one compacts what it left).
+CARRIED_OVER = {"initial_put_chains", "tombstone_picks"}
 
 
 # The work an invocation's DB must have done before an idle feature counts
@@ -216,8 +219,12 @@ def claims_of(p):
     if p.get("craft_range_filter") and p.get("iterpercent", 0) > 0 and \
             p.get("lodestone_short_bounds_one_in", 0) > 0 and not udt:
         c["craft"] = "skipped"
-    # Runs of deleted keys need a delete-heavy mix.
+    # Runs of deleted keys need a delete-heavy mix. Under two_write_queues a
+    # run found while writers are busy is discarded, not handed to the next
+    # write group (docs/tombstone_runs.md): under db_stress's write load it
+    # converts too rarely to claim.
     if p.get("min_tombstones_for_range_conversion", 0) > 0 and \
+            not p.get("two_write_queues") and \
             p.get("iterpercent", 0) > 0 and p.get("delpercent", 0) >= 10 and \
             p.get("prefix_size") == -1 and not p.get("use_sqfc_for_range_queries") \
             and not udt and not read_callback and not p.get("unordered_write"):
@@ -550,8 +557,9 @@ def summarize_run(result, log_path):
                   ",".join(sorted(inv["claims"])) or "-"))
         for f in FEATURES:
             # Chains are pruned wherever initial puts meet their deletes in a
-            # compaction, whatever the options: an invocation that follows
-            # the one that wrote them prunes them too (same DB).
+            # compaction, whatever the options, and tombstones are picked
+            # once they are old or dense enough: an invocation that follows
+            # the one that wrote them does that work too (same DB).
             counts = f in inv["claims"] or (
                 f in CARRIED_OVER and any(f in i["claims"] for i in invs))
             if counts:
