@@ -655,6 +655,12 @@ TEST_P(ReadPathRangeTombstoneWriteModeTest,
   EXPECT_EQ(Inserted(), 1u);
   EXPECT_EQ(Discarded(), 1u);
   EXPECT_EQ(RangeTombstones(), 0);  // The flushed memtable held the first.
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
+                               &prop));
+  EXPECT_NE(prop.find("discarded.superversion_changed: 1\n"),
+            std::string::npos)
+      << prop;
   EXPECT_EQ(Scan(true, ReadOptions()).size(), 100u - 40u - 20u + 1u);
 }
 
@@ -677,6 +683,10 @@ TEST_F(ReadPathRangeTombstoneTest, HandedOffRunsAreBounded) {
   ASSERT_OK(Put("zzz", "v"));
   EXPECT_EQ(Inserted(), kMaxHandedOffRunsPerColumnFamily);
   EXPECT_EQ(Discarded(), 3u);
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
+                               &prop));
+  EXPECT_NE(prop.find("discarded.pushed_out: 3\n"), std::string::npos) << prop;
 }
 
 // With two write queues a WAL-only writer could run beside the next
@@ -689,6 +699,11 @@ TEST_F(ReadPathRangeTombstoneTest, TwoWriteQueuesDiscardABusyRun) {
   EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
   stop.reset();
   EXPECT_EQ(Discarded(), 1u);
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
+                               &prop));
+  EXPECT_NE(prop.find("discarded.write_thread_busy: 1\n"), std::string::npos)
+      << prop;
   ASSERT_OK(Put("zzz", "v"));
   EXPECT_EQ(Inserted(), 0u);
   EXPECT_EQ(RangeTombstones(), 0);

@@ -83,6 +83,7 @@ struct FamilyState {
 struct Registry {
   std::mutex mu;
   std::unordered_map<const ColumnFamilyData*, FamilyState> families;
+  ReadPathRangeTombstoneCounts process_counts;
   // Runs waiting in any family: the write path's fast check.
   std::atomic<size_t> waiting_runs{0};
 };
@@ -92,20 +93,33 @@ Registry& GetRegistry() {
   return *registry;
 }
 
-// Counts `inserted` and `discarded` runs of `cfd`, in its counts and in the
-// DB's tickers.
-void Account(DBImpl* db, const ColumnFamilyData* cfd, uint64_t inserted,
-             uint64_t discarded) {
+using Outcome = ReadPathRangeTombstoneOutcome;
+
+// REQUIRES: the registry's mutex held.
+void CountLocked(Registry& r, FamilyState& family, Outcome outcome,
+                 uint64_t n) {
+  for (ReadPathRangeTombstoneCounts* c : {&family.counts, &r.process_counts}) {
+    (outcome == Outcome::kInserted ? c->inserted : c->discarded) += n;
+    c->by_outcome[static_cast<int>(outcome)] += n;
+  }
+}
+
+void Tick(DBImpl* db, Outcome outcome, uint64_t n) {
+  RecordTick(db->immutable_db_options().statistics.get(),
+             outcome == Outcome::kInserted
+                 ? READ_PATH_RANGE_TOMBSTONES_INSERTED
+                 : READ_PATH_RANGE_TOMBSTONES_DISCARDED,
+             n);
+}
+
+// Counts what became of a run of `cfd`, in its counts and the DB's tickers.
+void Account(DBImpl* db, const ColumnFamilyData* cfd, Outcome outcome) {
   Registry& r = GetRegistry();
   {
     std::lock_guard<std::mutex> l(r.mu);
-    ReadPathRangeTombstoneCounts& c = r.families[cfd].counts;
-    c.inserted += inserted;
-    c.discarded += discarded;
+    CountLocked(r, r.families[cfd], outcome, 1);
   }
-  Statistics* stats = db->immutable_db_options().statistics.get();
-  RecordTick(stats, READ_PATH_RANGE_TOMBSTONES_INSERTED, inserted);
-  RecordTick(stats, READ_PATH_RANGE_TOMBSTONES_DISCARDED, discarded);
+  Tick(db, outcome, 1);
 }
 
 // Keeps a run for the next write group. A run proven through an older
@@ -115,46 +129,51 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
              uint64_t super_version_number, SequenceNumber seq,
              const Slice& start, const Slice& end) {
   Registry& r = GetRegistry();
-  uint64_t discarded = 0;
+  uint64_t stale = 0;
+  uint64_t pushed_out = 0;
   {
     std::lock_guard<std::mutex> l(r.mu);
     FamilyState& family = r.families[cfd];
     family.db = db;
     std::deque<HandedOffRun>& waiting = family.waiting;
-    const size_t before = waiting.size();
-    while (!waiting.empty() &&
-           (waiting.front().super_version_number != super_version_number ||
-            waiting.size() >= kMaxHandedOffRunsPerColumnFamily)) {
+    while (!waiting.empty()) {
+      if (waiting.front().super_version_number != super_version_number) {
+        stale++;
+      } else if (waiting.size() >= kMaxHandedOffRunsPerColumnFamily) {
+        pushed_out++;
+      } else {
+        break;
+      }
       waiting.pop_front();
     }
     waiting.push_back(HandedOffRun{cfd->GetID(), super_version_number, seq,
                                    start.ToString(), end.ToString()});
-    discarded = before + 1 - waiting.size();
-    family.counts.discarded += discarded;
+    CountLocked(r, family, Outcome::kSuperVersionChanged, stale);
+    CountLocked(r, family, Outcome::kPushedOut, pushed_out);
     r.waiting_runs.fetch_add(1, std::memory_order_relaxed);
-    r.waiting_runs.fetch_sub(discarded, std::memory_order_relaxed);
+    r.waiting_runs.fetch_sub(stale + pushed_out, std::memory_order_relaxed);
   }
-  RecordTick(db->immutable_db_options().statistics.get(),
-             READ_PATH_RANGE_TOMBSTONES_DISCARDED, discarded);
+  Tick(db, Outcome::kSuperVersionChanged, stale);
+  Tick(db, Outcome::kPushedOut, pushed_out);
 }
 
 // Inserts [start, end) at `seq` into the mutable memtable of `cfd` if its
 // SuperVersion is still `super_version_number`.
 // REQUIRES: DB mutex held; the caller is the DB's only memtable writer.
-Status AddToMutableMemtable(ColumnFamilyData* cfd,
-                            uint64_t super_version_number, SequenceNumber seq,
-                            const Slice& start, const Slice& end) {
+Outcome AddToMutableMemtable(ColumnFamilyData* cfd,
+                             uint64_t super_version_number, SequenceNumber seq,
+                             const Slice& start, const Slice& end) {
   if (cfd->IsDropped()) {
-    return Status::Aborted("column family dropped");
+    return Outcome::kStopped;
   }
   if (cfd->GetSuperVersionNumber() != super_version_number) {
     // A flush, memtable switch, ingestion or compaction since the iterator
     // started: its view may miss data older than seq.
-    return Status::TryAgain("SuperVersion changed");
+    return Outcome::kSuperVersionChanged;
   }
   MemTable* mem = cfd->mem();
   if (seq < mem->GetEarliestSequenceNumber()) {
-    return Status::TryAgain("read sequence predates the mutable memtable");
+    return Outcome::kOlderThanMemtable;
   }
   MemTablePostProcessInfo info;
   // The concurrent insert path accepts a sequence number below the
@@ -162,10 +181,14 @@ Status AddToMutableMemtable(ColumnFamilyData* cfd,
   Status s = mem->Add(seq, kTypeRangeDeletion, start, end,
                       /*kv_prot_info=*/nullptr, /*allow_concurrent=*/true,
                       &info, /*hint=*/nullptr);
-  if (s.ok()) {
-    mem->BatchPostProcess(info);
+  if (!s.ok()) {
+    // The same key and sequence number is there: the same run, converted
+    // by another iterator at the same sequence number.
+    s.PermitUncheckedError();
+    return Outcome::kNotAdded;
   }
-  return s;
+  mem->BatchPostProcess(info);
+  return Outcome::kInserted;
 }
 
 }  // namespace
@@ -177,6 +200,12 @@ ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
   auto it = r.families.find(cfd);
   return it == r.families.end() ? ReadPathRangeTombstoneCounts()
                                 : it->second.counts;
+}
+
+ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCountsInProcess() {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> l(r.mu);
+  return r.process_counts;
 }
 
 void ForgetReadPathRangeTombstones(const ColumnFamilyData* cfd) {
@@ -222,10 +251,10 @@ void InsertHandedOffReadPathRangeTombstones(DBImpl* db) {
     if (live != cfd) {
       continue;  // Its counts went with it.
     }
-    Status s = AddToMutableMemtable(live, run.super_version_number, run.seq,
-                                    run.start, run.end);
-    Account(db, live, s.ok() ? 1 : 0, s.ok() ? 0 : 1);
-    if (s.ok()) {
+    const Outcome outcome = AddToMutableMemtable(
+        live, run.super_version_number, run.seq, run.start, run.end);
+    Account(db, live, outcome);
+    if (outcome == Outcome::kInserted) {
       TEST_SYNC_POINT("InsertHandedOffReadPathRangeTombstones:Inserted");
     }
   }
@@ -233,12 +262,21 @@ void InsertHandedOffReadPathRangeTombstones(DBImpl* db) {
 
 std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd) {
   ReadPathRangeTombstoneCounts c = GetReadPathRangeTombstoneCounts(cfd);
-  char buf[160];
+  auto n = [&c](Outcome o) { return c.by_outcome[static_cast<int>(o)]; };
+  char buf[512];
   snprintf(buf, sizeof(buf),
            "min_tombstones_for_range_conversion: %" PRIu32
-           "\ninserted: %" PRIu64 "\ndiscarded: %" PRIu64 "\n",
+           "\ninserted: %" PRIu64 "\ndiscarded: %" PRIu64
+           "\ndiscarded.superversion_changed: %" PRIu64
+           "\ndiscarded.older_than_memtable: %" PRIu64
+           "\ndiscarded.not_added: %" PRIu64 "\ndiscarded.stopped: %" PRIu64
+           "\ndiscarded.pushed_out: %" PRIu64
+           "\ndiscarded.write_thread_busy: %" PRIu64 "\n",
            cfd->GetLatestMutableCFOptions()->min_tombstones_for_range_conversion,
-           c.inserted, c.discarded);
+           c.inserted, c.discarded, n(Outcome::kSuperVersionChanged),
+           n(Outcome::kOlderThanMemtable), n(Outcome::kNotAdded),
+           n(Outcome::kStopped), n(Outcome::kPushedOut),
+           n(Outcome::kWriteThreadBusy));
   return buf;
 }
 
@@ -261,42 +299,44 @@ Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
                                             SequenceNumber seq,
                                             const Slice& start,
                                             const Slice& end) {
-  Status s;
   // A reader never waits for writers: enter the write thread(s) only if
-  // nobody is writing, stalled or holding LockWAL().
+  // nobody is writing, stalled or holding LockWAL(). Stopped writes mean
+  // LockWAL() or a stall: the DB's state is meant to stay as it is.
   WriteThread::Writer w;
   WriteThread::Writer nonmem_w;
-  if (write_controller_.IsStopped()) {
-    // LockWAL() or a stall: the DB's state is meant to stay as it is.
-    s = Status::Busy("writes are stopped");
-  } else if (!write_thread_.TryEnterUnbatched(&w)) {
-    s = Status::Busy("a writer is queued");
-  } else if (two_write_queues_ &&
-             !nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {
-    write_thread_.ExitUnbatched(&w);
-    s = Status::Busy("a WAL-only writer is queued");
-  }
-  if (s.ok()) {
-    {
-      // As in a memtable switch: write thread first, then the DB mutex,
-      // which no holder keeps while it waits for the write thread.
-      InstrumentedMutexLock l(&mutex_);
-      s = error_handler_.IsDBStopped()
-              ? Status::Aborted("DB stopped")
-              : AddToMutableMemtable(cfd, super_version_number, seq, start,
-                                     end);
+  bool entered = false;
+  if (!write_controller_.IsStopped() && write_thread_.TryEnterUnbatched(&w)) {
+    entered = !two_write_queues_ ||
+              nonmem_write_thread_.TryEnterUnbatched(&nonmem_w);
+    if (!entered) {
+      write_thread_.ExitUnbatched(&w);  // A WAL-only writer is queued.
     }
+  }
+  if (!entered) {
     if (two_write_queues_) {
-      nonmem_write_thread_.ExitUnbatched(&nonmem_w);
+      Account(this, cfd, Outcome::kWriteThreadBusy);
+      return Status::Busy("write thread busy");
     }
-    write_thread_.ExitUnbatched(&w);
-  }
-  if (s.IsBusy() && !two_write_queues_) {
     HandOff(this, cfd, super_version_number, seq, start, end);
     return Status::Incomplete("handed off to the next write group");
   }
-  Account(this, cfd, s.ok() ? 1 : 0, s.ok() ? 0 : 1);
-  return s;
+  Outcome outcome;
+  {
+    // As in a memtable switch: write thread first, then the DB mutex,
+    // which no holder keeps while it waits for the write thread.
+    InstrumentedMutexLock l(&mutex_);
+    outcome = error_handler_.IsDBStopped()
+                  ? Outcome::kStopped
+                  : AddToMutableMemtable(cfd, super_version_number, seq,
+                                         start, end);
+  }
+  if (two_write_queues_) {
+    nonmem_write_thread_.ExitUnbatched(&nonmem_w);
+  }
+  write_thread_.ExitUnbatched(&w);
+  Account(this, cfd, outcome);
+  return outcome == Outcome::kInserted ? Status::OK()
+                                       : Status::Aborted("run discarded");
 }
 
 }  // namespace ROCKSDB_NAMESPACE

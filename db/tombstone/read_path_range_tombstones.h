@@ -28,9 +28,24 @@ class DBImpl;
 
 extern const char* const kReadPathRangeTombstonesProperty;
 
+// What became of a proven run.
+enum class ReadPathRangeTombstoneOutcome {
+  kInserted,
+  // Discarded:
+  kSuperVersionChanged,  // a flush, compaction or ingestion since the read
+  kOlderThanMemtable,    // read sequence below the mutable memtable's first
+  kNotAdded,             // the memtable refused it (the same run, twice)
+  kStopped,              // column family dropped or DB stopped
+  kPushedOut,            // more runs waiting than the family keeps
+  kWriteThreadBusy,      // busy under two_write_queues (nothing handed off)
+  kCount
+};
+
 struct ReadPathRangeTombstoneCounts {
   uint64_t inserted = 0;
-  uint64_t discarded = 0;
+  uint64_t discarded = 0;  // The sum of by_outcome[k] for every discard.
+  uint64_t by_outcome[static_cast<int>(ReadPathRangeTombstoneOutcome::kCount)] =
+      {};
 };
 
 // The most runs one column family keeps waiting for a write group; a newer
@@ -39,6 +54,10 @@ constexpr size_t kMaxHandedOffRunsPerColumnFamily = 8;
 
 ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
     const ColumnFamilyData* cfd);
+
+// The counts of every column family of every DB this process opened, since
+// it started (db_stress reports why runs were discarded).
+ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCountsInProcess();
 
 // Drops a column family's counts and waiting runs; ~ColumnFamilyData calls
 // it with the DB mutex held (patch 0024), so that a family allocated later
@@ -56,7 +75,8 @@ void ForgetReadPathRangeTombstones(const ColumnFamilyData* cfd);
 // Costs one relaxed atomic load while no run waits anywhere in the process.
 void InsertHandedOffReadPathRangeTombstones(DBImpl* db);
 
-// "inserted: N\ndiscarded: M\n" plus the option's current value.
+// The option's current value, "inserted: N", "discarded: M" and a line per
+// reason for discarding.
 std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -408,8 +408,8 @@ def child_main(a):
         if dest.get("min_tombstones_for_range_conversion", 0) > 0 and \
                 dest.get("delpercent", 0) >= 10:
             # A conversion gives way to any queued writer (it never waits
-            # for one); with fewer threads the write queue is sometimes
-            # empty, so runs convert as well as discard.
+            # for one) and goes in with the next write group; with fewer
+            # threads it also finds the write thread idle.
             dest["threads"] = random.choice([4, 8])
         for k, v in forced_by_user.items():
             dest[k] = v  # Also over upstream's and Lodestone's sanitizing.
@@ -514,7 +514,9 @@ def feature_line(feature, act):
         "location_cache": ["hits", "misses", "false_hits", "stale", "populates",
                            "invalidations"],
         "craft": ["checked", "skipped", "false_positives", "short_bounds"],
-        "conversion": ["inserted", "discarded"],
+        "conversion": ["inserted", "discarded", "superversion_changed",
+                       "older_than_memtable", "not_added", "stopped",
+                       "pushed_out", "write_thread_busy"],
         "initial_put": ["puts", "txn_puts"],
         "initial_put_chains": ["chains_pruned", "pruned_early", "reached_bottommost"],
         "initial_put_contract": ["probes", "refused", "inconclusive", "violations"],

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "db/tombstone/read_path_range_tombstones.h"
 #include "tools/stress/lodestone_stress.h"
 #include "tools/stress/lodestone_stress_internal.h"
 
@@ -91,11 +92,27 @@ class Reporter {
             "short_bounds=%llu at=%.0f when=%s\n",
             t(CRAFT_FILTER_CHECKED), t(CRAFT_FILTER_EMPTY),
             t(CRAFT_FILTER_FALSE_POSITIVE), c(n.short_bounds), at, when);
+    // Why runs were discarded: every DB of the process, whatever its
+    // statistics (docs/tombstone_runs.md).
+    const ReadPathRangeTombstoneCounts conv =
+        GetReadPathRangeTombstoneCountsInProcess();
+    auto why = [&conv](ReadPathRangeTombstoneOutcome o) {
+      return static_cast<unsigned long long>(
+          conv.by_outcome[static_cast<int>(o)]);
+    };
     fprintf(stdout,
-            "lodestone: conversion inserted=%llu discarded=%llu at=%.0f "
-            "when=%s\n",
+            "lodestone: conversion inserted=%llu discarded=%llu "
+            "superversion_changed=%llu older_than_memtable=%llu "
+            "not_added=%llu stopped=%llu pushed_out=%llu "
+            "write_thread_busy=%llu at=%.0f when=%s\n",
             t(READ_PATH_RANGE_TOMBSTONES_INSERTED),
-            t(READ_PATH_RANGE_TOMBSTONES_DISCARDED), at, when);
+            t(READ_PATH_RANGE_TOMBSTONES_DISCARDED),
+            why(ReadPathRangeTombstoneOutcome::kSuperVersionChanged),
+            why(ReadPathRangeTombstoneOutcome::kOlderThanMemtable),
+            why(ReadPathRangeTombstoneOutcome::kNotAdded),
+            why(ReadPathRangeTombstoneOutcome::kStopped),
+            why(ReadPathRangeTombstoneOutcome::kPushedOut),
+            why(ReadPathRangeTombstoneOutcome::kWriteThreadBusy), at, when);
     fprintf(stdout,
             "lodestone: initial_put puts=%llu failed=%llu txn_puts=%llu "
             "chains_pruned=%llu pruned_early=%llu reached_bottommost=%llu "
