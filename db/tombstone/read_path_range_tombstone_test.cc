@@ -689,6 +689,25 @@ TEST_F(ReadPathRangeTombstoneTest, HandedOffRunsAreBounded) {
   EXPECT_NE(prop.find("discarded.pushed_out: 3\n"), std::string::npos) << prop;
 }
 
+// Iterators at one sequence number prove the same run; the waiting list
+// keeps one copy and counts the others as not added.
+TEST_F(ReadPathRangeTombstoneTest, DuplicateHandOffsKeepOneCopy) {
+  Open(8);
+  FillAndDelete(100, 10, 50);
+  std::unique_ptr<WriteControllerToken> stop =
+      dbfull()->TEST_write_controler().GetStopToken();
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
+  stop.reset();
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
+                               &prop));
+  EXPECT_NE(prop.find("discarded.not_added: 1\n"), std::string::npos) << prop;
+  ASSERT_OK(Put("zzz", "v"));
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Discarded(), 1u);
+}
+
 // With two write queues a WAL-only writer could run beside the next
 // leader, so nothing is handed off: a busy write thread discards the run.
 TEST_F(ReadPathRangeTombstoneTest, TwoWriteQueuesDiscardABusyRun) {

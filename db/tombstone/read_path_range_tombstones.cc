@@ -136,6 +136,16 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
     FamilyState& family = r.families[cfd];
     family.db = db;
     std::deque<HandedOffRun>& waiting = family.waiting;
+    // Iterators at one sequence number prove the same runs: keep one copy,
+    // as the memtable would refuse the others (and keep their allocation).
+    for (const HandedOffRun& run : waiting) {
+      if (run.seq == seq && run.super_version_number == super_version_number &&
+          Slice(run.start) == start && Slice(run.end) == end) {
+        CountLocked(r, family, Outcome::kNotAdded, 1);
+        Tick(db, Outcome::kNotAdded, 1);
+        return;
+      }
+    }
     while (!waiting.empty()) {
       if (waiting.front().super_version_number != super_version_number) {
         stale++;
