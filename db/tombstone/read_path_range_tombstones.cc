@@ -131,6 +131,7 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
   Registry& r = GetRegistry();
   uint64_t stale = 0;
   uint64_t pushed_out = 0;
+  uint64_t duplicate = 0;
   {
     std::lock_guard<std::mutex> l(r.mu);
     FamilyState& family = r.families[cfd];
@@ -141,12 +142,11 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
     for (const HandedOffRun& run : waiting) {
       if (run.seq == seq && run.super_version_number == super_version_number &&
           Slice(run.start) == start && Slice(run.end) == end) {
-        CountLocked(r, family, Outcome::kNotAdded, 1);
-        Tick(db, Outcome::kNotAdded, 1);
-        return;
+        duplicate = 1;
+        break;
       }
     }
-    while (!waiting.empty()) {
+    while (duplicate == 0 && !waiting.empty()) {
       if (waiting.front().super_version_number != super_version_number) {
         stale++;
       } else if (waiting.size() >= kMaxHandedOffRunsPerColumnFamily) {
@@ -156,13 +156,17 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
       }
       waiting.pop_front();
     }
-    waiting.push_back(HandedOffRun{cfd->GetID(), super_version_number, seq,
-                                   start.ToString(), end.ToString()});
+    if (duplicate == 0) {
+      waiting.push_back(HandedOffRun{cfd->GetID(), super_version_number, seq,
+                                     start.ToString(), end.ToString()});
+      r.waiting_runs.fetch_add(1, std::memory_order_relaxed);
+    }
+    CountLocked(r, family, Outcome::kNotAdded, duplicate);
     CountLocked(r, family, Outcome::kSuperVersionChanged, stale);
     CountLocked(r, family, Outcome::kPushedOut, pushed_out);
-    r.waiting_runs.fetch_add(1, std::memory_order_relaxed);
     r.waiting_runs.fetch_sub(stale + pushed_out, std::memory_order_relaxed);
   }
+  Tick(db, Outcome::kNotAdded, duplicate);
   Tick(db, Outcome::kSuperVersionChanged, stale);
   Tick(db, Outcome::kPushedOut, pushed_out);
 }
