@@ -224,8 +224,13 @@ def claims_of(p):
     # Runs of deleted keys need a delete-heavy mix. Under two_write_queues a
     # run found while writers are busy is discarded, not handed to the next
     # write group (docs/tombstone_runs.md): under db_stress's write load it
-    # converts too rarely to claim.
-    if p.get("min_tombstones_for_range_conversion", 0) > 0 and \
+    # converts too rarely to claim. db_stress deletes one random key at a
+    # time, so five or more adjacent tombstones in one short scan are rare:
+    # over the stress streams, invocations with a minimum of 5 or 8 often
+    # converted nothing in hundreds of thousands of writes, while a minimum
+    # of 2 or 3 converted in nearly every one. Larger minimums still run and
+    # are verified; only their activity is not judged.
+    if 0 < p.get("min_tombstones_for_range_conversion", 0) <= 3 and \
             not p.get("two_write_queues") and \
             p.get("iterpercent", 0) > 0 and p.get("delpercent", 0) >= 10 and \
             p.get("prefix_size") == -1 and not p.get("use_sqfc_for_range_queries") \
