@@ -3,12 +3,14 @@
 #   tools/build.sh test      assertions and sync points on, -O1, static; all tests, db_stress
 #   tools/build.sh release   Lodestone, Release, static; db_bench, ldb, sst_dump
 #   tools/build.sh stock     upstream 9.10.0 unpatched, same flags as release
+#   tools/build.sh bindings  Lodestone, Release, position independent, JNI on:
+#                            librocksdb.a, the rocksdbjni jar, RocksJava's tests
 # Extra arguments are ninja targets (default: the configuration's own set).
 # LODESTONE_SHARED=ON also builds librocksdb.so (release/stock; for install).
 set -uo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-config=${1:?usage: tools/build.sh test|release|stock [ninja targets...]}
+config=${1:?usage: tools/build.sh test|release|stock|bindings [ninja targets...]}
 shift
 case "$config" in
   test)    configure_test || exit 1
@@ -17,6 +19,8 @@ case "$config" in
            targets=(db_bench ldb sst_dump) ;;
   stock)   configure_release stock ON || exit 1
            targets=(db_bench ldb sst_dump) ;;
+  bindings) configure_bindings || exit 1
+           targets=(rocksdb rocksdbjava rocksdbjni_test_classes) ;;
   *) echo "unknown configuration: $config" >&2; exit 2 ;;
 esac
 [ $# -gt 0 ] && targets=("$@")

@@ -33,7 +33,7 @@ print_phase_times() {
 install_deps() {
   local want=(build-essential cmake ninja-build ccache pkg-config patch
               libgflags-dev libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev
-              libbz2-dev python3 python3-pip)
+              libbz2-dev python3 python3-pip python3-venv)
   local missing=() p
   for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -45,12 +45,27 @@ install_deps() {
     $sudo apt-get update -qq || true
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" || return 1
   fi
-  local py
-  for py in pytest matplotlib; do
-    python3 -c "import $py" 2>/dev/null ||
-      python3 -m pip install -q "$py" 2>/dev/null ||
-      python3 -m pip install -q --break-system-packages "$py" || return 1
-  done
+  use_python_env
+}
+
+# Puts a Python with pytest and matplotlib first on PATH. The machine's own
+# python3 serves when it has both; otherwise a virtual environment of ours
+# (~/.cache/lodestone/venv), filled from PyPI, so the system's Python is never
+# changed.
+LODESTONE_VENV=${LODESTONE_VENV:-$HOME/.cache/lodestone/venv}
+use_python_env() {
+  if [ -x "$LODESTONE_VENV/bin/python3" ]; then
+    export PATH="$LODESTONE_VENV/bin:$PATH"
+  fi
+  python3 -c "import pytest, matplotlib" 2>/dev/null && return 0
+  if [ ! -x "$LODESTONE_VENV/bin/python3" ]; then
+    python3 -m venv "$LODESTONE_VENV" || {
+      echo "python3 -m venv failed (Debian: apt-get install python3-venv)" >&2
+      return 1
+    }
+    export PATH="$LODESTONE_VENV/bin:$PATH"
+  fi
+  python3 -m pip install -q pytest matplotlib || return 1
 }
 
 # Flags common to every configuration. Stock and Lodestone release builds use
@@ -81,6 +96,52 @@ configure_test() {
     -DPORTABLE=1 -DFAIL_ON_WARNINGS=ON \
     -DCMAKE_CXX_FLAGS_DEBUG="-O1" -DCMAKE_C_FLAGS_DEBUG="-O1" \
     -DROCKSDB_BUILD_SHARED=OFF -DLODESTONE_TESTS=ON
+}
+
+# The bindings configuration: what RocksJava, Go and C users link, as a
+# release would ship it (NDEBUG, -O2), with upstream's JNI build on. JNI makes
+# the whole static library position independent, so it gets a directory of its
+# own; PORTABLE=1 keeps its ccache entries valid on any x86-64 machine.
+# Upstream's JNI configure step downloads its five test jars from the
+# internet; CUSTOM_DEPS_URL points it at the copies fetch_java_test_jars
+# checked.
+configure_bindings() {
+  mkdir -p "$LODESTONE_ROOT/build"
+  fetch_java_test_jars || return 1
+  command -v javac >/dev/null || { echo "bindings: no JDK (javac) on PATH" >&2; return 1; }
+  # CMake's FindJNI looks for jni.h under JAVA_HOME.
+  export JAVA_HOME=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
+  configure "$LODESTONE_ROOT/build/bindings" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
+    -DPORTABLE=1 -DFAIL_ON_WARNINGS=OFF -DROCKSDB_BUILD_SHARED=OFF \
+    -DWITH_JNI=ON -DCUSTOM_DEPS_URL="file://$JAVA_TEST_JARS" \
+    -DCMAKE_INSTALL_PREFIX="$LODESTONE_ROOT/build/bindings/install"
+}
+
+# RocksJava's test jars, at the versions and sha256 sums upstream's
+# java/Makefile pins, from Maven Central (the copies upstream's own bucket
+# serves are byte-identical).
+JAVA_TEST_JARS=${JAVA_TEST_JARS:-$HOME/.cache/lodestone/java-test-libs}
+JAVA_TEST_JAR_LIST=(
+  "junit/junit/4.13.1/junit-4.13.1.jar c30719db974d6452793fe191b3638a5777005485bae145924044530ffa5f6122"
+  "org/hamcrest/hamcrest/2.2/hamcrest-2.2.jar 5e62846a89f05cd78cd9c1a553f340d002458380c320455dd1f8fc5497a8a1c1"
+  "org/mockito/mockito-all/1.10.19/mockito-all-1.10.19.jar d1a7a7ef14b3db5c0fc3e0a63a81b374b510afe85add9f7984b97911f4c70605"
+  "cglib/cglib/3.3.0/cglib-3.3.0.jar 9fe0c26d7464140ccdfe019ac687be1fb906122b508ab54beb810db0f09a9212"
+  "org/assertj/assertj-core/2.9.0/assertj-core-2.9.0.jar 5e88ea3ecbe3c48aa1346fec76c84979fa9c8d22499f11479011691230e8babf"
+)
+fetch_java_test_jars() {
+  mkdir -p "$JAVA_TEST_JARS"
+  local entry path sum jar
+  for entry in "${JAVA_TEST_JAR_LIST[@]}"; do
+    read -r path sum <<<"$entry"
+    jar=$JAVA_TEST_JARS/$(basename "$path")
+    if [ ! -f "$jar" ] || ! echo "$sum  $jar" | sha256sum -c --status; then
+      curl -sfL -o "$jar.tmp" "${MAVEN_CENTRAL:-https://repo1.maven.org/maven2}/$path" &&
+        echo "$sum  $jar.tmp" | sha256sum -c --status &&
+        mv "$jar.tmp" "$jar" ||
+        { rm -f "$jar.tmp"; echo "could not fetch $path (sha256 $sum)" >&2; return 1; }
+    fi
+  done
 }
 
 # Release builds for benchmarks: Lodestone and stock, identical flags.

@@ -1,0 +1,17 @@
+# Lodestone's RocksJava additions, included by upstream's
+# java/CMakeLists.txt (patches/0034) after its source lists and before its
+# targets: our classes and JNI sources join upstream's jar and
+# librocksdbjni, our tests its test jar and its ctest tests (jtest_<class>).
+set(LODESTONE_JAVA ${LODESTONE_ROOT}/java)
+list(APPEND JNI_NATIVE_SOURCES
+  ${LODESTONE_JAVA}/rocksjni/initial_put.cc
+  ${LODESTONE_JAVA}/rocksjni/lodestone_options.cc)
+list(APPEND JAVA_MAIN_CLASSES
+  ${LODESTONE_JAVA}/src/main/java/org/rocksdb/InitialPutNatives.java
+  ${LODESTONE_JAVA}/src/main/java/org/rocksdb/LodestoneOptions.java)
+list(APPEND JAVA_TEST_CLASSES
+  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/InitialPutTest.java
+  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneOptionsTest.java)
+list(APPEND JAVA_TEST_RUNNING_CLASSES
+  org.rocksdb.InitialPutTest
+  org.rocksdb.LodestoneOptionsTest)
