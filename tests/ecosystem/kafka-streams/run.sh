@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the Kafka Streams state store tests on stock rocksdbjni (Maven
+# Central, the version kafka-streams pins) and on a Lodestone jar.
+#   run.sh <rocksdbjni jar built by tools/build.sh bindings>
+# The Lodestone jar is installed into the local Maven repository as
+# org.rocksdb:rocksdbjni:9.10.0-lodestone: the dependency override a Kafka
+# Streams user makes (docs/bindings.md). Exits 77 (ctest: skipped) without
+# Maven or a JDK.
+set -euo pipefail
+jar=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+command -v mvn >/dev/null && command -v javac >/dev/null || { echo "no mvn/javac: skipped"; exit 77; }
+version=9.10.0-lodestone
+cd "$here"
+mvn -q -B install:install-file -Dfile="$jar" -DgroupId=org.rocksdb \
+  -DartifactId=rocksdbjni -Dversion=$version -Dpackaging=jar
+echo "== stock rocksdbjni (kafka-streams' own)"
+mvn -q -B test -Dlodestone.expected=false
+echo "== Lodestone rocksdbjni ($jar)"
+mvn -q -B test -Drocksdbjni.version=$version -Dlodestone.expected=true
+echo "Kafka Streams state stores: passed on stock and on Lodestone"
