@@ -28,11 +28,11 @@ pcdir=$(dirname "$(find "$prefix" -name rocksdb.pc | head -1)")
 # The .pc names the configure-time prefix (as stock does): relocate it.
 flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --define-variable=prefix="$prefix" \
   --cflags --libs --static rocksdb)
-# Upstream's rocksdb.pc names no private libraries (as in stock): a static
-# librocksdb needs its compression and gflags libraries named by hand.
-extra=""
-case "$lib" in *.a) extra="-lsnappy -llz4 -lzstd -lz -lbz2 -lgflags -ldl" ;; esac
+# A static librocksdb needs its compression and gflags libraries: the .pc
+# names them in Libs.private (cmake/lodestone_hook.cmake; stock names none).
+grep -q "^Libs.private:.*-lsnappy" "$pcdir/rocksdb.pc" || {
+  echo "rocksdb.pc names no private libraries"; exit 1; }
 # shellcheck disable=SC2086
-c++ -std=c++17 "$here/consumer.cc" -o "$scratch/consumer-pc" $flags $extra -lpthread
+c++ -std=c++17 "$here/consumer.cc" -o "$scratch/consumer-pc" $flags
 "$scratch/consumer-pc" "$scratch/db-pc"
 echo "consumer test: find_package and pkg-config builds pass"
