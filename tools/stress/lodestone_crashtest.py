@@ -173,7 +173,7 @@ CARRIED_OVER = {"initial_put_chains", "tombstone_picks"}
 # The work an invocation's DB must have done before an idle feature counts
 # as a failure: under injected faults, a DB can spend an invocation stopped
 # or recovering (upstream's writers sleep and retry), with nothing to show.
-def made_progress(feature, progress):
+def made_progress(feature, progress, max_key=10000):
     written = progress.get("keys_written", 0)
     read = progress.get("keys_read", 0)
     seeks = progress.get("seeks", 0)
@@ -182,7 +182,10 @@ def made_progress(feature, progress):
     return {
         "location_cache": read >= 1000 and flushed > 0,
         "craft": seeks >= 100 and flushed > 0,
-        "conversion": seeks >= 100 and written >= 1000,
+        # Runs of adjacent deleted keys need enough deletes for the key
+        # space: with 100,000 keys, invocations that wrote 3,400 (faults
+        # slow writers down) or 20,000 keys met no run.
+        "conversion": seeks >= 100 and written >= max(10000, max_key // 2),
         "initial_put": written >= 1000,
         "initial_put_chains": written >= 1000 and flushed + compacted > 0,
         # Probes are one in 20 or 100 puts of visible keys: a thousand
@@ -586,7 +589,8 @@ def summarize_run(result, log_path):
                     if k != "at":
                         totals[f][k] = totals[f].get(k, 0) + v
             if f in inv["claims"]:
-                if not made_progress(f, progress):
+                max_key = int(inv.get("context", {}).get("max_key") or 10000)
+                if not made_progress(f, progress, max_key):
                     stalled.add(f)
                 elif claimed.get(f) != "hits":
                     # One invocation that must hit makes the run need hits.
