@@ -11,6 +11,9 @@ if(LODESTONE_TESTS)
   include(${LODESTONE_ROOT}/cmake/lodestone_tests.cmake)
   include(${LODESTONE_ROOT}/cmake/lodestone_stress.cmake)
 endif()
+if(LODESTONE_BINDINGS_TESTS)
+  include(${LODESTONE_ROOT}/cmake/lodestone_bindings_tests.cmake)
+endif()
 
 # pkg-config: upstream's rocksdb.pc names no link dependencies, so a static
 # link had to guess them. Libs.private names the libraries this build links

@@ -15,3 +15,8 @@ list(APPEND JAVA_TEST_CLASSES
 list(APPEND JAVA_TEST_RUNNING_CLASSES
   org.rocksdb.InitialPutTest
   org.rocksdb.LodestoneOptionsTest)
+
+# The jar is named after CMAKE_PROJECT_VERSION, the top-level project's
+# version: ours (lodestone) has none, so name it after upstream's, as its
+# own build does (rocksdbjni-9.10.0-linux64.jar).
+set(CMAKE_PROJECT_VERSION ${rocksdb_VERSION})

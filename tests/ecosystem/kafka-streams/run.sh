@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Runs the Kafka Streams state store tests on stock rocksdbjni (Maven
 # Central, the version kafka-streams pins) and on a Lodestone jar.
-#   run.sh <rocksdbjni jar built by tools/build.sh bindings>
+#   run.sh <rocksdbjni jar, or the directory holding it (build/bindings/rocksdb/java)>
 # The Lodestone jar is installed into the local Maven repository as
 # org.rocksdb:rocksdbjni:9.10.0-lodestone: the dependency override a Kafka
 # Streams user makes (docs/bindings.md). Exits 77 (ctest: skipped) without
 # Maven or a JDK.
 set -euo pipefail
-jar=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+if [ -d "$1" ]; then
+  jar=$(ls "$1"/rocksdbjni-*-linux64.jar | head -1)
+else
+  jar=$1
+fi
+[ -f "$jar" ] || { echo "no rocksdbjni jar at $1" >&2; exit 2; }
+jar=$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")
 here=$(cd "$(dirname "$0")" && pwd)
 command -v mvn >/dev/null && command -v javac >/dev/null || { echo "no mvn/javac: skipped"; exit 77; }
 version=9.10.0-lodestone

@@ -12,12 +12,24 @@ import org.rocksdb.Statistics;
 public class RecordingConfigSetter extends LodestoneConfigSetter {
   static final Map<String, Statistics> STATISTICS = new ConcurrentHashMap<>();
   static final Map<String, Boolean> APPLIED = new ConcurrentHashMap<>();
+  /** An application config: keep every flushed table in L0 (see below). */
+  static final String KEEP_L0_FILES = "lodestone.test.keep.l0.files";
 
   @Override
   public void setConfig(
       final String storeName, final Options options, final Map<String, Object> configs) {
     options.setCompactionStyle(org.rocksdb.CompactionStyle.LEVEL);
     options.setLevelCompactionDynamicLevelBytes(true);
+    if (Boolean.parseBoolean(String.valueOf(configs.get(KEEP_L0_FILES)))) {
+      // TopologyTestDriver commits, and so flushes every store, after each
+      // record: a delete reaches a table at once and, with the default
+      // trigger, the bottom level soon after, where compaction drops it with
+      // the keys it deleted. Kept in L0, deletes stay for scans to meet, as
+      // in a store whose deletes have not reached the bottom yet.
+      options.setLevel0FileNumCompactionTrigger(1000);
+      options.setLevel0SlowdownWritesTrigger(2000);
+      options.setLevel0StopWritesTrigger(3000);
+    }
     APPLIED.put(storeName, applyLodestoneOptions(options, LODESTONE_OPTIONS));
     final Statistics statistics = new Statistics();
     options.setStatistics(statistics);

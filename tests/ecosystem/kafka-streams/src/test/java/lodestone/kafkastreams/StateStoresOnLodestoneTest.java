@@ -64,7 +64,9 @@ public class StateStoresOnLodestoneTest {
         RecordingConfigSetter.APPLIED.get(store));
     final long count = RecordingConfigSetter.ticker(store, ticker);
     if (LODESTONE) {
-      assertTrue(ticker + " = " + count + " on " + store, count > 0);
+      assertTrue(ticker + " = " + count + " on " + store + "; statistics:\n"
+              + RecordingConfigSetter.STATISTICS.get(store),
+          count > 0);
     } else {
       assertEquals(ticker + " exists on stock rocksdbjni", -1, count);
     }
@@ -109,8 +111,9 @@ public class StateStoresOnLodestoneTest {
     builder.table("users", Consumed.with(Serdes.String(), Serdes.String()),
         Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("users"));
 
-    try (final TopologyTestDriver driver =
-             new TopologyTestDriver(builder.build(), config("users"))) {
+    final Properties config = config("users");
+    config.put(RecordingConfigSetter.KEEP_L0_FILES, "true");
+    try (final TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config)) {
       final TestInputTopic<String, String> users =
           driver.createInputTopic("users", new StringSerializer(), new StringSerializer());
       for (int i = 0; i < 300; i++) {

@@ -1,0 +1,19 @@
+# Tests of the bindings configuration (tools/build.sh bindings), beside
+# RocksJava's own suite (upstream's jtest_<class> tests, one JVM per class,
+# from java/CMakeLists.txt with our classes added by java/lodestone.cmake):
+# grocksdb's suite through cgo against the installed static library, and
+# Kafka Streams' state stores on the jar. Each exits 77 (skipped) when its
+# toolchain is missing.
+set(LODESTONE_JAVA_BUILD_DIR ${CMAKE_CURRENT_BINARY_DIR}/java)
+
+add_test(NAME lodestone.grocksdb
+  COMMAND bash ${LODESTONE_ROOT}/tests/bindings/run_grocksdb_test.sh
+          ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/grocksdb-test)
+set_tests_properties(lodestone.grocksdb PROPERTIES
+  LABELS bindings SKIP_RETURN_CODE 77 TIMEOUT 1200)
+
+add_test(NAME lodestone.kafka_streams
+  COMMAND bash ${LODESTONE_ROOT}/tests/ecosystem/kafka-streams/run.sh
+          ${LODESTONE_JAVA_BUILD_DIR})
+set_tests_properties(lodestone.kafka_streams PROPERTIES
+  LABELS bindings SKIP_RETURN_CODE 77 TIMEOUT 1200)
