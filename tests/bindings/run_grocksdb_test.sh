@@ -23,7 +23,9 @@ fi
 rm -rf "$scratch"
 mkdir -p "$scratch"
 prefix=$scratch/prefix
-cmake --install "$build" --prefix "$prefix" >"$scratch/install.log"
+# Headers and the static library (the devel component); a JNI build's java
+# install step wants javadoc, which the bindings build does not make.
+cmake --install "$build" --prefix "$prefix" --component devel >"$scratch/install.log"
 libdir=$(dirname "$(find "$prefix" -name librocksdb.a | head -1)")
 
 # The module from the Go proxy, copied writable (the module cache is not).
