@@ -11,7 +11,8 @@ list(APPEND JAVA_MAIN_CLASSES
   ${LODESTONE_JAVA}/src/main/java/org/rocksdb/LodestoneOptions.java)
 list(APPEND JAVA_TEST_CLASSES
   ${LODESTONE_JAVA}/src/test/java/org/rocksdb/InitialPutTest.java
-  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneOptionsTest.java)
+  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneOptionsTest.java
+  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneTickers.java)
 list(APPEND JAVA_TEST_RUNNING_CLASSES
   org.rocksdb.InitialPutTest
   org.rocksdb.LodestoneOptionsTest)

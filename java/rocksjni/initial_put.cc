@@ -56,6 +56,26 @@ void ThrowOnError(JNIEnv* env, const Status& s) {
   }
 }
 
+// WriteBatch and WriteBatchWithIndex alike: a column family handle of 0 is
+// the batch's default column family.
+template <typename Batch>
+void BatchPutInitial(JNIEnv* env, jlong jbatch, jlong jcf, jbyteArray jkey,
+                     jbyteArray jvalue) {
+  auto* batch = reinterpret_cast<Batch*>(jbatch);
+  ByteRegion key(env, jkey);
+  if (!key.ok()) {
+    return;
+  }
+  ByteRegion value(env, jvalue);
+  if (!value.ok()) {
+    return;
+  }
+  ThrowOnError(env, jcf == 0
+                        ? batch->PutInitial(key.slice(), value.slice())
+                        : batch->PutInitial(ColumnFamily(jcf), key.slice(),
+                                            value.slice()));
+}
+
 }  // namespace
 
 void Java_org_rocksdb_InitialPutNatives_dbPutInitial(
@@ -85,38 +105,15 @@ void Java_org_rocksdb_InitialPutNatives_dbPutInitial(
 void Java_org_rocksdb_InitialPutNatives_writeBatchPutInitial(
     JNIEnv* env, jclass, jlong jbatch, jlong jcf, jbyteArray jkey,
     jbyteArray jvalue) {
-  auto* batch = reinterpret_cast<ROCKSDB_NAMESPACE::WriteBatch*>(jbatch);
-  ByteRegion key(env, jkey);
-  if (!key.ok()) {
-    return;
-  }
-  ByteRegion value(env, jvalue);
-  if (!value.ok()) {
-    return;
-  }
-  ThrowOnError(env, jcf == 0
-                        ? batch->PutInitial(key.slice(), value.slice())
-                        : batch->PutInitial(ColumnFamily(jcf), key.slice(),
-                                            value.slice()));
+  BatchPutInitial<ROCKSDB_NAMESPACE::WriteBatch>(env, jbatch, jcf, jkey,
+                                                 jvalue);
 }
 
 void Java_org_rocksdb_InitialPutNatives_writeBatchWithIndexPutInitial(
     JNIEnv* env, jclass, jlong jbatch, jlong jcf, jbyteArray jkey,
     jbyteArray jvalue) {
-  auto* batch =
-      reinterpret_cast<ROCKSDB_NAMESPACE::WriteBatchWithIndex*>(jbatch);
-  ByteRegion key(env, jkey);
-  if (!key.ok()) {
-    return;
-  }
-  ByteRegion value(env, jvalue);
-  if (!value.ok()) {
-    return;
-  }
-  ThrowOnError(env, jcf == 0
-                        ? batch->PutInitial(key.slice(), value.slice())
-                        : batch->PutInitial(ColumnFamily(jcf), key.slice(),
-                                            value.slice()));
+  BatchPutInitial<ROCKSDB_NAMESPACE::WriteBatchWithIndex>(env, jbatch, jcf,
+                                                          jkey, jvalue);
 }
 
 void Java_org_rocksdb_InitialPutNatives_transactionPutInitial(

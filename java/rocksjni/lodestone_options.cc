@@ -78,7 +78,8 @@ void Java_org_rocksdb_LodestoneOptions_applyToOptionsPair(JNIEnv* env, jclass,
                                                          jlong jdb_options,
                                                          jlong jcf_options,
                                                          jstring joptions) {
-  auto* db_options = reinterpret_cast<ROCKSDB_NAMESPACE::DBOptions*>(jdb_options);
+  auto* db_options =
+      reinterpret_cast<ROCKSDB_NAMESPACE::DBOptions*>(jdb_options);
   auto* cf_options =
       reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyOptions*>(jcf_options);
   ROCKSDB_NAMESPACE::Options both(*db_options, *cf_options);

@@ -26,21 +26,11 @@ public class InitialPutTest {
     return s.getBytes(UTF_8);
   }
 
-  private static long ticker(final Statistics statistics, final String name) {
-    // Lodestone's tickers have no TickerType constant: read them by name.
-    for (final String line : statistics.toString().split("\n")) {
-      if (line.startsWith(name + " COUNT : ")) {
-        return Long.parseLong(line.substring(name.length() + " COUNT : ".length()).trim());
-      }
-    }
-    throw new AssertionError("no ticker " + name);
-  }
-
   // Deletes the keys and flushes: each initial put meets its delete in the
   // flush and the chain goes whole (a plain put would leave its delete).
   private static void assertWrittenAsInitialPuts(final RocksDB db, final Statistics statistics,
       final String... keys) throws RocksDBException {
-    final long before = ticker(statistics, "rocksdb.initial.chains.pruned");
+    final long before = LodestoneTickers.count(statistics, "rocksdb.initial.chains.pruned");
     for (final String k : keys) {
       db.delete(b(k));
     }
@@ -51,7 +41,7 @@ public class InitialPutTest {
     for (final String k : keys) {
       assertThat(db.get(b(k))).isNull();
     }
-    assertThat(ticker(statistics, "rocksdb.initial.chains.pruned") - before)
+    assertThat(LodestoneTickers.count(statistics, "rocksdb.initial.chains.pruned") - before)
         .isEqualTo(keys.length);
   }
 

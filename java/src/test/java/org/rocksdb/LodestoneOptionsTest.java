@@ -23,21 +23,13 @@ public class LodestoneOptionsTest {
     return s.getBytes(UTF_8);
   }
 
-  private static long ticker(final Statistics statistics, final String name) {
-    for (final String line : statistics.toString().split("\n")) {
-      if (line.startsWith(name + " COUNT : ")) {
-        return Long.parseLong(line.substring(name.length() + " COUNT : ".length()).trim());
-      }
-    }
-    throw new AssertionError("no ticker " + name);
-  }
-
   @Test
   public void applyKeepsWhatSettersSetAndChangesWhatTheStringNames()
       throws RocksDBException {
     try (final ColumnFamilyOptions options = new ColumnFamilyOptions()) {
       options.setWriteBufferSize(7 << 20);
-      LodestoneOptions.apply(options, "min_tombstones_for_range_conversion=3;max_write_buffer_number=5");
+      LodestoneOptions.apply(
+          options, "min_tombstones_for_range_conversion=3;max_write_buffer_number=5");
       assertThat(options.writeBufferSize()).isEqualTo(7 << 20);
       assertThat(options.maxWriteBufferNumber()).isEqualTo(5);
     }
@@ -46,6 +38,37 @@ public class LodestoneOptionsTest {
       LodestoneOptions.apply(options, "verify_initial_puts=true;max_open_files=77");
       assertThat(options.maxBackgroundJobs()).isEqualTo(3);
       assertThat(options.maxOpenFiles()).isEqualTo(77);
+    }
+  }
+
+  // The shape of Kafka Streams' RocksDBGenericOptionsToDbOptionsColumnFamilyOptionsAdapter:
+  // an Options whose setters write to the two objects the DB is opened with.
+  private static final class ForwardingOptions extends Options {
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions cfOptions;
+
+    ForwardingOptions(final DBOptions dbOptions, final ColumnFamilyOptions cfOptions) {
+      this.dbOptions = dbOptions;
+      this.cfOptions = cfOptions;
+    }
+  }
+
+  @Test
+  public void applyWritesThroughAnOptionsThatForwardsToDbAndCfOptions()
+      throws RocksDBException {
+    try (final DBOptions dbOptions = new DBOptions();
+         final ColumnFamilyOptions cfOptions = new ColumnFamilyOptions();
+         final ForwardingOptions options = new ForwardingOptions(dbOptions, cfOptions)) {
+      LodestoneOptions.apply(options, "max_open_files=55;max_write_buffer_number=6");
+      assertThat(dbOptions.maxOpenFiles()).isEqualTo(55);
+      assertThat(cfOptions.maxWriteBufferNumber()).isEqualTo(6);
+      try {
+        LodestoneOptions.apply(options, "max_open_files=56;no_such_option=1");
+        fail("accepted an unknown option");
+      } catch (final RocksDBException e) {
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.InvalidArgument);
+      }
+      assertThat(dbOptions.maxOpenFiles()).isEqualTo(55);
     }
   }
 
@@ -84,7 +107,8 @@ public class LodestoneOptionsTest {
             assertThat(db.get(b("key" + i))).isEqualTo(b("value" + i));
           }
         }
-        assertThat(ticker(statistics, "rocksdb.location.cache.hit")).isGreaterThanOrEqualTo(100);
+        assertThat(LodestoneTickers.count(statistics, "rocksdb.location.cache.hit"))
+            .isGreaterThanOrEqualTo(100);
         assertThat(db.getProperty("rocksdb.lodestone.location-cache")).contains("capacity");
       }
     }
@@ -113,7 +137,8 @@ public class LodestoneOptionsTest {
           }
         }
         assertThat(found).isEqualTo(0);
-        assertThat(ticker(statistics, "rocksdb.craft.filter.empty")).isGreaterThan(500);
+        assertThat(LodestoneTickers.count(statistics, "rocksdb.craft.filter.empty"))
+            .isGreaterThan(500);
       }
     }
   }

@@ -1,0 +1,19 @@
+// Lodestone's tickers have no TickerType constant: tests read them by name
+// from the statistics string.
+
+package org.rocksdb;
+
+final class LodestoneTickers {
+  private LodestoneTickers() {}
+
+  /** The count of the ticker named `name` (e.g. "rocksdb.location.cache.hit"). */
+  static long count(final Statistics statistics, final String name) {
+    final String prefix = name + " COUNT : ";
+    for (final String line : statistics.toString().split("\n")) {
+      if (line.startsWith(prefix)) {
+        return Long.parseLong(line.substring(prefix.length()).trim());
+      }
+    }
+    throw new AssertionError("no ticker " + name);
+  }
+}
