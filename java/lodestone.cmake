@@ -12,10 +12,12 @@ list(APPEND JAVA_MAIN_CLASSES
 list(APPEND JAVA_TEST_CLASSES
   ${LODESTONE_JAVA}/src/test/java/org/rocksdb/InitialPutTest.java
   ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneOptionsTest.java
-  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneTickers.java)
+  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneTickers.java
+  ${LODESTONE_JAVA}/src/test/java/org/rocksdb/LodestoneTickersTest.java)
 list(APPEND JAVA_TEST_RUNNING_CLASSES
   org.rocksdb.InitialPutTest
-  org.rocksdb.LodestoneOptionsTest)
+  org.rocksdb.LodestoneOptionsTest
+  org.rocksdb.LodestoneTickersTest)
 
 # The jar is named after CMAKE_PROJECT_VERSION, the top-level project's
 # version: ours (lodestone) has none, so name it after upstream's, as its

@@ -30,7 +30,7 @@ public class InitialPutTest {
   // flush and the chain goes whole (a plain put would leave its delete).
   private static void assertWrittenAsInitialPuts(final RocksDB db, final Statistics statistics,
       final String... keys) throws RocksDBException {
-    final long before = LodestoneTickers.count(statistics, "rocksdb.initial.chains.pruned");
+    final long before = statistics.getTickerCount(TickerType.INITIAL_CHAINS_PRUNED);
     for (final String k : keys) {
       db.delete(b(k));
     }
@@ -41,7 +41,7 @@ public class InitialPutTest {
     for (final String k : keys) {
       assertThat(db.get(b(k))).isNull();
     }
-    assertThat(LodestoneTickers.count(statistics, "rocksdb.initial.chains.pruned") - before)
+    assertThat(statistics.getTickerCount(TickerType.INITIAL_CHAINS_PRUNED) - before)
         .isEqualTo(keys.length);
   }
 

@@ -107,7 +107,7 @@ public class LodestoneOptionsTest {
             assertThat(db.get(b("key" + i))).isEqualTo(b("value" + i));
           }
         }
-        assertThat(LodestoneTickers.count(statistics, "rocksdb.location.cache.hit"))
+        assertThat(statistics.getTickerCount(TickerType.LOCATION_CACHE_HIT))
             .isGreaterThanOrEqualTo(100);
         assertThat(db.getProperty("rocksdb.lodestone.location-cache")).contains("capacity");
       }
@@ -137,7 +137,7 @@ public class LodestoneOptionsTest {
           }
         }
         assertThat(found).isEqualTo(0);
-        assertThat(LodestoneTickers.count(statistics, "rocksdb.craft.filter.empty"))
+        assertThat(statistics.getTickerCount(TickerType.CRAFT_FILTER_EMPTY))
             .isGreaterThan(500);
       }
     }

@@ -1,5 +1,5 @@
-// Lodestone's tickers have no TickerType constant: tests read them by name
-// from the statistics string.
+// A ticker's count read by name from the statistics string, the way a
+// program on stock rocksdbjni (no TickerType constants for ours) reads it.
 
 package org.rocksdb;
 
