@@ -16,11 +16,10 @@ namespace {
 using ROCKSDB_NAMESPACE::ConfigOptions;
 using ROCKSDB_NAMESPACE::Status;
 
-// Parses `jstring` over a copy of *target and assigns the result back.
+// Parses `joptions` over a copy of *target and assigns the result back.
 // `parse` is one of the Get*OptionsFromString functions.
 template <typename OptionsT, typename ParseFn>
-void Apply(JNIEnv* env, jlong handle, jstring joptions, ParseFn parse) {
-  auto* target = reinterpret_cast<OptionsT*>(handle);
+void Apply(JNIEnv* env, OptionsT* target, jstring joptions, ParseFn parse) {
   jboolean has_exception = JNI_FALSE;
   const std::string options_string =
       ROCKSDB_NAMESPACE::JniUtil::copyStdString(env, joptions, &has_exception);
@@ -43,8 +42,8 @@ void Apply(JNIEnv* env, jlong handle, jstring joptions, ParseFn parse) {
 void Java_org_rocksdb_LodestoneOptions_applyToDBOptions(JNIEnv* env, jclass,
                                                        jlong handle,
                                                        jstring joptions) {
-  Apply<ROCKSDB_NAMESPACE::DBOptions>(
-      env, handle, joptions,
+  Apply(
+      env, reinterpret_cast<ROCKSDB_NAMESPACE::DBOptions*>(handle), joptions,
       [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::DBOptions& base,
          const std::string& s, ROCKSDB_NAMESPACE::DBOptions* out) {
         return ROCKSDB_NAMESPACE::GetDBOptionsFromString(c, base, s, out);
@@ -53,8 +52,9 @@ void Java_org_rocksdb_LodestoneOptions_applyToDBOptions(JNIEnv* env, jclass,
 
 void Java_org_rocksdb_LodestoneOptions_applyToColumnFamilyOptions(
     JNIEnv* env, jclass, jlong handle, jstring joptions) {
-  Apply<ROCKSDB_NAMESPACE::ColumnFamilyOptions>(
-      env, handle, joptions,
+  Apply(
+      env, reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyOptions*>(handle),
+      joptions,
       [](const ConfigOptions& c,
          const ROCKSDB_NAMESPACE::ColumnFamilyOptions& base,
          const std::string& s, ROCKSDB_NAMESPACE::ColumnFamilyOptions* out) {
@@ -66,8 +66,8 @@ void Java_org_rocksdb_LodestoneOptions_applyToColumnFamilyOptions(
 void Java_org_rocksdb_LodestoneOptions_applyToOptions(JNIEnv* env, jclass,
                                                      jlong handle,
                                                      jstring joptions) {
-  Apply<ROCKSDB_NAMESPACE::Options>(
-      env, handle, joptions,
+  Apply(
+      env, reinterpret_cast<ROCKSDB_NAMESPACE::Options*>(handle), joptions,
       [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::Options& base,
          const std::string& s, ROCKSDB_NAMESPACE::Options* out) {
         return ROCKSDB_NAMESPACE::GetOptionsFromString(c, base, s, out);
@@ -83,8 +83,8 @@ void Java_org_rocksdb_LodestoneOptions_applyToOptionsPair(JNIEnv* env, jclass,
   auto* cf_options =
       reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyOptions*>(jcf_options);
   ROCKSDB_NAMESPACE::Options both(*db_options, *cf_options);
-  Apply<ROCKSDB_NAMESPACE::Options>(
-      env, reinterpret_cast<jlong>(&both), joptions,
+  Apply(
+      env, &both, joptions,
       [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::Options& base,
          const std::string& s, ROCKSDB_NAMESPACE::Options* out) {
         return ROCKSDB_NAMESPACE::GetOptionsFromString(c, base, s, out);
