@@ -3,22 +3,29 @@
 set(LODESTONE_LIB_SOURCES
   # cache/location: the location cache
   cache/location/location_cache.cc
-  cache/location/location_get.cc
+  cache/location/location_lookup.cc
+  cache/location/location_multiget.cc
+  cache/location/location_read_scope.cc
   cache/location/location_invalidation.cc
   cache/location/version_file_memo.cc
-  # db/tombstone: initial puts, tombstone statistics and picker, conversion
-  db/tombstone/initial_chains.cc
-  db/tombstone/initial_put_contract.cc
-  db/tombstone/initial_puts.cc
-  db/tombstone/put_initial_api.cc
-  db/tombstone/read_path_range_tombstones.cc
-  db/tombstone/tombstone_candidates.cc
-  db/tombstone/tombstone_deadline_timer.cc
-  db/tombstone/tombstone_stats.cc
+  # db/initial_put: initial puts (early tombstone pruning)
+  db/initial_put/initial_chains.cc
+  db/initial_put/initial_put_api.cc
+  db/initial_put/initial_put_contract.cc
+  db/initial_put/initial_puts.cc
+  # db/tombstone_compaction: tombstone-aware compaction (FADE, density)
+  db/tombstone_compaction/tombstone_candidates.cc
+  db/tombstone_compaction/tombstone_deadline_timer.cc
+  db/tombstone_compaction/tombstone_stats.cc
+  # db/tombstone_runs: scan-time conversion of tombstone runs
+  db/tombstone_runs/read_path_range_tombstones.cc
   # table/craft: the CRaFT range filter
+  table/craft/craft_check_policy.cc
+  table/craft/craft_file_inspection.cc
   table/craft/craft_filter.cc
   table/craft/craft_key_count.cc
   table/craft/craft_level_check.cc
+  table/craft/craft_seek.cc
   table/craft/craft_table_reader.cc
   table/craft/craft_table_writer.cc
   table/craft/craft_test_defaults.cc
@@ -30,6 +37,7 @@ set(LODESTONE_LIB_SOURCES
   tools/ldb_commands/put_initial_command.cc
   # utilities/lodestone: option registration
   utilities/lodestone/db_properties.cc
+  utilities/lodestone/option_checks.cc
   utilities/lodestone/option_types.cc
 )
 list(TRANSFORM LODESTONE_LIB_SOURCES PREPEND ${LODESTONE_ROOT}/)

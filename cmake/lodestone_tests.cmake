@@ -76,12 +76,12 @@ add_test(NAME lodestone.bench_tool
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/bench/tests)
 set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 300)
 
-# db/tombstone: early tombstone pruning (initial puts).
+# db/initial_put: early tombstone pruning (initial puts).
 lodestone_gtest(initial_put_test
-  SOURCES ${LODESTONE_ROOT}/db/tombstone/initial_put_test.cc)
+  SOURCES ${LODESTONE_ROOT}/db/initial_put/initial_put_test.cc)
 # Golden bytes of the initial put's WAL records and internal keys.
 lodestone_gtest(initial_put_format_test
-  SOURCES ${LODESTONE_ROOT}/db/tombstone/initial_put_format_test.cc)
+  SOURCES ${LODESTONE_ROOT}/db/initial_put/initial_put_format_test.cc)
 
 # table/craft: the trie (property tests, SuRF regressions, decoder fuzzing).
 lodestone_gtest(louds_sparse_test
@@ -95,13 +95,14 @@ lodestone_gtest(craft_format_test
 lodestone_gtest(craft_table_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)
 
-# db/tombstone: scan-time tombstone-run conversion.
+# db/tombstone_runs: scan-time tombstone-run conversion.
 lodestone_gtest(read_path_range_tombstone_test
-  SOURCES ${LODESTONE_ROOT}/db/tombstone/read_path_range_tombstone_test.cc)
+  SOURCES ${LODESTONE_ROOT}/db/tombstone_runs/read_path_range_tombstone_test.cc)
 
-# db/tombstone: tombstone-aware compaction (statistics, density, FADE).
+# db/tombstone_compaction: tombstone-aware compaction (statistics, density,
+# FADE).
 lodestone_gtest(tombstone_compaction_test
-  SOURCES ${LODESTONE_ROOT}/db/tombstone/tombstone_compaction_test.cc)
+  SOURCES ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_compaction_test.cc)
 
 # tools/ldb_commands: our ldb commands.
 lodestone_gtest(ldb_commands_test

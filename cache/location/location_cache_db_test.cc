@@ -589,7 +589,7 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
             LocationDescriptor loc = LocationDescriptor::Decode(d);
             fprintf(stderr, "  slot: owner %u file %" PRIu64 " block %" PRIu64
                     " value at %u\n", loc.owner, loc.file_number,
-                    loc.block_offset, loc.value_quad << 2);
+                    loc.block_offset, loc.value_offset_words << 2);
             std::vector<LiveFileMetaData> files;
             db_->GetLiveFilesMetaData(&files);
             for (const auto& f : files) {

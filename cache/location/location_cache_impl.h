@@ -10,7 +10,7 @@
 // compare-and-swap, skipped on contention. Flush and ingestion bump the
 // owner's epoch and then clear the slots of the keys they write; a reader
 // remembers the epoch from before it acquired its SuperVersion and undoes
-// its population if the epoch moved meanwhile (location_get.h explains
+// its population if the epoch moved meanwhile (location_read_scope.h explains
 // why that closes the race with a flush). While an ingestion runs nobody
 // populates at all.
 

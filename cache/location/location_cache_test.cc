@@ -66,14 +66,13 @@ TEST_F(LocationCacheOptionsTest, BadInputIsAStatus) {
 
 TEST(LocationDescriptorTest, RoundTripAndLimits) {
   uint64_t word = 0;
-  ASSERT_TRUE(LocationDescriptor::Encode(15, (1u << 24) - 1,
-                                         (uint64_t{1} << 26) - 4, 4095, 3,
-                                         &word));
+  ASSERT_TRUE(LocationDescriptor::Encode(
+      15, (1u << 24) - 1, (uint64_t{1} << 26) - 4, 4095, 3, &word));
   LocationDescriptor d = LocationDescriptor::Decode(word);
   EXPECT_EQ(d.owner, 15u);
   EXPECT_EQ(d.file_number, (1u << 24) - 1);
   EXPECT_EQ(d.block_offset, (uint64_t{1} << 26) - 4);
-  EXPECT_EQ(d.value_quad, 4095u >> 2);
+  EXPECT_EQ(d.value_offset_words, 4095u >> 2);
   EXPECT_EQ(d.tag, 3u);
   EXPECT_EQ(LocationDescriptor::OwnerOf(word), 15u);
   EXPECT_EQ(LocationDescriptor::TagOf(word), 3u);
@@ -82,7 +81,7 @@ TEST(LocationDescriptorTest, RoundTripAndLimits) {
   d = LocationDescriptor::Decode(word);
   EXPECT_EQ(d.file_number, 7u);
   EXPECT_EQ(d.block_offset, 4096u);
-  EXPECT_EQ(d.value_quad, 3u);
+  EXPECT_EQ(d.value_offset_words, 3u);
   EXPECT_EQ(d.tag, 1u);
 
   // What does not fit is not cached.
@@ -95,14 +94,16 @@ TEST(LocationDescriptorTest, RoundTripAndLimits) {
   EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 4, &word));
 }
 
-// A hit finds its entry by value offset alone (DataBlockIter::SeekToValueQuad,
-// patch 0026): every entry is found by its own offset, with its key and
-// value, and an offset where no value starts finds nothing. Per key-value
-// checksums (block_protection_bytes_per_key) check the entry index the seek
-// keeps: an index off by one fails the checksum.
+// A hit finds its entry by value offset alone
+// (DataBlockIter::SeekToEntryByValueOffset, patch 0026): every entry is found
+// by its own offset, with its key and value, and an offset where no value
+// starts finds nothing. Per key-value checksums
+// (block_protection_bytes_per_key) check the entry index the seek keeps: an
+// index off by one fails the checksum.
 namespace {
 
-void CheckSeekToValueQuad(int restart_interval, uint8_t protection_bytes) {
+void CheckSeekToEntryByValueOffset(int restart_interval,
+                                   uint8_t protection_bytes) {
   SCOPED_TRACE("restart_interval " + std::to_string(restart_interval) +
                ", protection bytes " + std::to_string(protection_bytes));
   BlockBuilder builder(restart_interval);
@@ -135,20 +136,20 @@ void CheckSeekToValueQuad(int restart_interval, uint8_t protection_bytes) {
     offsets.push_back(scan->ValueOffset());
   }
   ASSERT_EQ(offsets.size(), keys.size());
-  std::set<uint32_t> quads;
+  std::set<uint32_t> words;
   for (size_t i = 0; i < offsets.size(); ++i) {
     std::unique_ptr<DataBlockIter> iter = new_iter();
-    ASSERT_TRUE(iter->SeekToValueQuad(offsets[i] >> 2)) << i;
+    ASSERT_TRUE(iter->SeekToEntryByValueOffset(offsets[i] >> 2)) << i;
     ASSERT_OK(iter->status());
     EXPECT_EQ(iter->key().ToString(), keys[i]);
     EXPECT_EQ(iter->value().ToString(), values[i]);
-    quads.insert(offsets[i] >> 2);
+    words.insert(offsets[i] >> 2);
   }
-  ASSERT_EQ(quads.size(), offsets.size());  // one entry per quad
+  ASSERT_EQ(words.size(), offsets.size());  // one entry per 4-byte word
   const uint32_t past_end = static_cast<uint32_t>(block.size() / 4) + 2;
-  for (uint32_t quad = 0; quad < past_end; ++quad) {
-    if (quads.count(quad) == 0) {
-      EXPECT_FALSE(new_iter()->SeekToValueQuad(quad)) << quad;
+  for (uint32_t word = 0; word < past_end; ++word) {
+    if (words.count(word) == 0) {
+      EXPECT_FALSE(new_iter()->SeekToEntryByValueOffset(word)) << word;
     }
   }
 }
@@ -158,7 +159,7 @@ void CheckSeekToValueQuad(int restart_interval, uint8_t protection_bytes) {
 TEST(LocationBlockSeekTest, FindsEveryEntryByItsValueOffsetAndNothingElse) {
   for (int restart_interval : {1, 4, 16}) {
     for (uint8_t protection_bytes : {0, 8}) {
-      CheckSeekToValueQuad(restart_interval, protection_bytes);
+      CheckSeekToEntryByValueOffset(restart_interval, protection_bytes);
     }
   }
 }

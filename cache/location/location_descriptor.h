@@ -50,14 +50,14 @@ struct LocationDescriptor {
 
   uint32_t owner = 0;
   uint64_t file_number = 0;
-  uint64_t block_offset = 0;  // a multiple of 4 once decoded
-  uint32_t value_quad = 0;    // value offset within the block >> 2
+  uint64_t block_offset = 0;        // a multiple of 4 once decoded
+  uint32_t value_offset_words = 0;  // value offset within the block / 4
   uint32_t tag = 0;
 
   // False when a field does not fit; such locations are not cached.
   static bool Encode(uint32_t owner, uint64_t file_number,
-                     uint64_t block_offset, uint64_t value_offset,
-                     uint32_t tag, uint64_t* word) {
+                     uint64_t block_offset, uint64_t value_offset, uint32_t tag,
+                     uint64_t* word) {
     const uint64_t block = block_offset >> 2;
     const uint64_t value = value_offset >> 2;
     if (owner == 0 || owner > kMaxOwner || file_number >> kFileBits != 0 ||
@@ -86,7 +86,7 @@ struct LocationDescriptor {
     d.block_offset =
         ((word >> (kValueBits + kTagBits)) & ((uint64_t{1} << kBlockBits) - 1))
         << 2;
-    d.value_quad =
+    d.value_offset_words =
         static_cast<uint32_t>((word >> kTagBits) & ((1u << kValueBits) - 1));
     d.tag = TagOf(word);
     return d;

@@ -3,7 +3,7 @@
 //
 // Compaction needs nothing: it never makes a newer version, and a
 // descriptor naming a file that is gone is dropped when a reader sees it
-// (location_get.cc). A trivially moved file keeps its number and contents,
+// (location_lookup.cc). A trivially moved file keeps its number and contents,
 // so its descriptors stay right.
 
 #pragma once

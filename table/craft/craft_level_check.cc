@@ -3,6 +3,7 @@
 #include "db/version_edit.h"
 #include "options/cf_options.h"
 #include "rocksdb/table.h"
+#include "table/craft/craft_seek.h"
 #include "table/craft/craft_table_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -43,7 +44,7 @@ bool CraftLevelZeroOpensLazily(const LevelFilesBrief& level_zero) {
     const BlockBasedTable::Rep* rep =
         OpenRep(*level_zero.files[i].file_metadata);
     if (rep != nullptr && rep->craft != nullptr &&
-        rep->craft->CheckingPaysLately()) {
+        rep->craft->check_policy().ChecksEverySeek()) {
       ++paying;
     }
   }
@@ -52,7 +53,8 @@ bool CraftLevelZeroOpensLazily(const LevelFilesBrief& level_zero) {
 
 bool CraftLevelFileMayMatch(const FileMetaData& file,
                             const ReadOptions& read_options,
-                            const Slice& internal_target) {
+                            const Slice& internal_target,
+                            CraftSeekDecision* decision) {
   const BlockBasedTable::Rep* rep = OpenRep(file);
   if (rep == nullptr || rep->table_properties == nullptr ||
       rep->table_properties->num_range_deletions > 0) {
@@ -63,7 +65,9 @@ bool CraftLevelFileMayMatch(const FileMetaData& file,
                          internal_target, /*forward=*/true, &checked)) {
     return false;
   }
-  RememberCraftMaybe(rep, internal_target, checked);
+  decision->decided = true;
+  decision->checked = checked;
+  decision->target = internal_target;
   return true;
 }
 

@@ -6,6 +6,7 @@
 
 #include "rocksdb/slice.h"
 #include "rocksdb/table_reader_caller.h"
+#include "table/craft/craft_seek_decision.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -31,11 +32,12 @@ bool CraftLevelZeroOpensLazily(const LevelFilesBrief& level_zero);
 // False when `file` provably holds no key in [target, iterate_upper_bound)
 // and no range tombstone (whose effect on older levels must not be skipped).
 // A file without a loaded table reader, or one with range tombstones, is
-// "maybe". A "maybe", or a decision not to ask (sampling), is remembered
-// for the table iterator's own check of the same seek, which then does not
-// decide again.
+// "maybe". A "maybe" from the filter, or a decision not to ask (sampling),
+// is written to `*decision` for the file's table iterator
+// (craft_seek_decision.h), whose seek then does not decide again.
 bool CraftLevelFileMayMatch(const FileMetaData& file,
                             const ReadOptions& read_options,
-                            const Slice& internal_target);
+                            const Slice& internal_target,
+                            CraftSeekDecision* decision);
 
 }  // namespace ROCKSDB_NAMESPACE

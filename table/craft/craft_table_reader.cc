@@ -22,12 +22,9 @@ Status ReadRawBlock(const BlockBasedTable::Rep* rep,
                     const ReadOptions& read_options,
                     FilePrefetchBuffer* prefetch_buffer,
                     const BlockHandle& handle, BlockContents* contents) {
-  BlockFetcher fetcher(rep->file.get(), prefetch_buffer, rep->footer,
-                       read_options, handle, contents, rep->ioptions,
-                       /*do_uncompress=*/false, /*maybe_compressed=*/false,
-                       BlockType::kInvalid, UncompressionDict::GetEmptyDict(),
-                       rep->persistent_cache_options);
-  return fetcher.ReadBlockContents();
+  return ReadCraftBlock(rep->file.get(), prefetch_buffer, rep->footer,
+                        read_options, rep->ioptions,
+                        rep->persistent_cache_options, handle, contents);
 }
 
 void DeletePartition(void* trie, void* /*unused*/) {
@@ -48,24 +45,20 @@ void ReleaseCacheHandle(void* cache, void* handle) {
   static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
 }
 
-// When a table's filter is asked (CraftTableReader::ShouldCheck).
-constexpr uint32_t kWarmupChecks = 64;
-constexpr uint32_t kWindowChecks = 256;
-constexpr uint32_t kMinEmptyPercent = 40;
-constexpr uint32_t kSampleEvery = 8;
-constexpr double kMaxExpectedKeysToCheck = 1.0;
-
-// Counters are bumped with a relaxed load and store, not an atomic add:
-// they are statistics and a heuristic, every bounded seek touches them, and
-// a locked add costs a measurable share of a filtered seek. Concurrent
-// readers may lose an increment now and then.
-template <typename T>
-void Bump(std::atomic<T>* counter, T by = 1) {
-  counter->store(counter->load(std::memory_order_relaxed) + by,
-                 std::memory_order_relaxed);
-}
-
 }  // namespace
+
+Status ReadCraftBlock(RandomAccessFileReader* file,
+                      FilePrefetchBuffer* prefetch_buffer, const Footer& footer,
+                      const ReadOptions& read_options,
+                      const ImmutableOptions& ioptions,
+                      const PersistentCacheOptions& cache_options,
+                      const BlockHandle& handle, BlockContents* contents) {
+  BlockFetcher fetcher(file, prefetch_buffer, footer, read_options, handle,
+                       contents, ioptions, /*do_uncompress=*/false,
+                       /*maybe_compressed=*/false, BlockType::kInvalid,
+                       UncompressionDict::GetEmptyDict(), cache_options);
+  return fetcher.ReadBlockContents();
+}
 
 CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
                                    CraftMetadata metadata,
@@ -83,67 +76,6 @@ CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
     }
   }
 }
-
-CraftTableReader::SeekCounts CraftTableReader::seek_counts() const {
-  SeekCounts counts;
-  counts.checked = checked_.load(std::memory_order_relaxed);
-  counts.empty = empty_.load(std::memory_order_relaxed);
-  counts.false_positive = false_positive_.load(std::memory_order_relaxed);
-  return counts;
-}
-
-void CraftTableReader::CountCheck(bool empty, uint32_t weight) const {
-  Bump(&checked_);
-  if (empty) {
-    Bump(&empty_);
-  }
-  NoteRecentOutcome(empty, weight);
-}
-
-void CraftTableReader::NoteRecentOutcome(bool empty, uint32_t weight) const {
-  const uint32_t recent =
-      recent_checked_.load(std::memory_order_relaxed) + weight;
-  uint32_t recent_empty = recent_empty_.load(std::memory_order_relaxed);
-  if (empty) {
-    recent_empty += weight;
-  }
-  // The window: halve both counts when it fills.
-  if (recent >= kWindowChecks) {
-    recent_checked_.store(recent / 2, std::memory_order_relaxed);
-    recent_empty_.store(recent_empty / 2, std::memory_order_relaxed);
-  } else {
-    recent_checked_.store(recent, std::memory_order_relaxed);
-    recent_empty_.store(recent_empty, std::memory_order_relaxed);
-  }
-}
-
-bool CraftTableReader::CheckingPaysLately() const {
-  const uint32_t checked = recent_checked_.load(std::memory_order_relaxed);
-  return checked < kWarmupChecks ||
-         100 * static_cast<uint64_t>(
-                   recent_empty_.load(std::memory_order_relaxed)) >=
-             kMinEmptyPercent * static_cast<uint64_t>(checked);
-}
-
-uint32_t CraftTableReader::ShouldCheck(const Slice& lo, const Slice& hi) const {
-  if (filter_.ExpectedKeys(lo, hi) >= kMaxExpectedKeysToCheck) {
-    // Counted as a seek the filter would not have helped, so that the
-    // recent share, which also decides whether L0 files open lazily
-    // (craft_level_check.h), reflects this table's seeks and not just the
-    // ones it checked.
-    NoteRecentOutcome(/*empty=*/false, 1);
-    return 0;
-  }
-  if (CheckingPaysLately()) {
-    return 1;
-  }
-  const uint32_t skipped = skipped_.load(std::memory_order_relaxed);
-  skipped_.store(skipped + 1, std::memory_order_relaxed);
-  // A sampled check stands for the seeks skipped since the last one.
-  return skipped % kSampleEvery == 0 ? kSampleEvery : 0;
-}
-
-void CraftTableReader::CountFalsePositive() const { Bump(&false_positive_); }
 
 void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                             InternalIterator* metaindex_iter,
@@ -318,195 +250,6 @@ uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
         return s;
       };
   return filter_.EstimateKeys(lo, hi, &loader);
-}
-
-Status ReadCraftFilterFromFile(const std::string& path, const Options& options,
-                               CraftFileFilter* filter) {
-  std::unique_ptr<FSRandomAccessFile> file;
-  const auto& fs = options.env->GetFileSystem();
-  Status s = fs->NewRandomAccessFile(path, FileOptions(), &file, nullptr);
-  uint64_t size = 0;
-  if (s.ok()) {
-    s = options.env->GetFileSize(path, &size);
-  }
-  if (!s.ok()) {
-    return s;
-  }
-  RandomAccessFileReader reader(std::move(file), path);
-  const ImmutableOptions ioptions(options);
-  BlockContents metaindex_contents;
-  Footer footer;
-  s = ReadMetaIndexBlockInFile(&reader, size, kBlockBasedTableMagicNumber,
-                               ioptions, ReadOptions(), &metaindex_contents,
-                               /*memory_allocator=*/nullptr,
-                               /*prefetch_buffer=*/nullptr, &footer);
-  if (!s.ok()) {
-    return s;
-  }
-  Block metaindex(std::move(metaindex_contents));
-  std::unique_ptr<InternalIterator> meta_iter(metaindex.NewMetaIterator());
-  BlockHandle handle;
-  s = FindOptionalMetaBlock(meta_iter.get(), CraftTableWriter::kMetaBlockName,
-                            &handle);
-  if (s.ok() && handle.IsNull()) {
-    return Status::NotFound("no CRaFT filter in " + path);
-  }
-  if (!s.ok()) {
-    return s;
-  }
-  auto read = [&](const BlockHandle& h, BlockContents* contents) {
-    BlockFetcher fetcher(&reader, nullptr, footer, ReadOptions(), h, contents,
-                         ioptions, /*do_uncompress=*/false,
-                         /*maybe_compressed=*/false, BlockType::kInvalid,
-                         UncompressionDict::GetEmptyDict(),
-                         PersistentCacheOptions());
-    return fetcher.ReadBlockContents();
-  };
-  BlockContents contents;
-  s = read(handle, &contents);
-  if (s.ok()) {
-    s = CraftMetadata::Decode(contents.data, &filter->metadata);
-  }
-  if (!s.ok()) {
-    return s;
-  }
-  filter->bytes = handle.size();
-  for (const CraftPartitionInfo& p : filter->metadata.partitions()) {
-    BlockContents partition;
-    s = read(BlockHandle(p.offset, p.size), &partition);
-    filter->partitions.emplace_back();
-    if (s.ok()) {
-      s = LoudsSparse::Decode(partition.data, &filter->partitions.back());
-    }
-    if (!s.ok()) {
-      return s;
-    }
-    filter->bytes += p.size;
-  }
-  return Status::OK();
-}
-
-std::string DescribeCraftFilter(const std::string& path,
-                                const Options& options) {
-  CraftFileFilter filter;
-  Status s = ReadCraftFilterFromFile(path, options, &filter);
-  if (s.IsNotFound()) {
-    return "";
-  }
-  if (!s.ok()) {
-    return "CRaFT range filter: unreadable (" + s.ToString() + ")\n";
-  }
-  const uint64_t keys = filter.metadata.num_keys();
-  size_t coded = 0;  // Partitions storing coded keys (format 3).
-  for (const LoudsSparse& p : filter.partitions) {
-    coded += p.key_code() != nullptr;
-  }
-  char buf[320];
-  snprintf(
-      buf, sizeof(buf),
-      "CRaFT range filter\n"
-      "------------------------------\n"
-      "  partitions: %zu\n  keys: %" PRIu64 "\n  bytes: %" PRIu64
-      "\n  bits per key: %.2f\n  order-preserving key code: %s\n",
-      filter.metadata.partitions().size(), keys, filter.bytes,
-      keys ? 8.0 * static_cast<double>(filter.bytes) / static_cast<double>(keys)
-           : 0.0,
-      coded == 0
-          ? "no"
-          : (coded == filter.partitions.size() ? "yes" : "some partitions"));
-  return buf;
-}
-
-namespace {
-
-// RememberCraftMaybe's seek: identified by the target's bytes in place (the
-// level iterator hands its table iterator the same Slice).
-struct CraftMaybe {
-  const BlockBasedTable::Rep* rep = nullptr;
-  const char* target = nullptr;
-  size_t size = 0;
-  bool checked = false;
-};
-thread_local CraftMaybe tls_craft_maybe;
-
-}  // namespace
-
-void RememberCraftMaybe(const BlockBasedTable::Rep* rep,
-                        const Slice& internal_target, bool checked) {
-  tls_craft_maybe =
-      CraftMaybe{rep, internal_target.data(), internal_target.size(), checked};
-}
-
-bool CraftFilterSeekMayMatch(const BlockBasedTable::Rep* rep,
-                             const ReadOptions& read_options,
-                             TableReaderCaller caller,
-                             const Slice& internal_target, bool forward,
-                             bool* checked) {
-  const CraftTableReader* craft = rep->craft.get();
-  if (craft == nullptr || caller == TableReaderCaller::kCompaction ||
-      internal_target.size() < kNumInternalBytes) {
-    return true;  // (Before any thread-local.)
-  }
-  if (tls_craft_maybe.rep != nullptr) {
-    const CraftMaybe maybe = tls_craft_maybe;
-    tls_craft_maybe = CraftMaybe{};
-    if (forward && maybe.rep == rep && maybe.target == internal_target.data() &&
-        maybe.size == internal_target.size()) {
-      if (checked != nullptr) {
-        *checked = maybe.checked;  // Its outcome still counts.
-      }
-      return true;
-    }
-  }
-  const Slice* bound = forward ? read_options.iterate_upper_bound
-                               : read_options.iterate_lower_bound;
-  if (bound == nullptr) {
-    return true;
-  }
-  const Slice target = ExtractUserKey(internal_target);
-  std::string through;  // Backward: [lower, target] as a half-open range.
-  if (!forward) {
-    through.reserve(target.size() + 1);
-    through.assign(target.data(), target.size());
-    through.push_back('\0');
-  }
-  const Slice lo = forward ? target : *bound;
-  const Slice hi = forward ? *bound : Slice(through);
-  const uint32_t weight = craft->ShouldCheck(lo, hi);
-  if (weight == 0) {
-    return true;  // Likely keys in range, or mostly non-empty here lately.
-  }
-  const bool may_match = craft->RangeMayExist(lo, hi, read_options);
-  Statistics* stats = rep->ioptions.stats;
-  RecordTick(stats, CRAFT_FILTER_CHECKED);
-  if (!may_match) {
-    RecordTick(stats, CRAFT_FILTER_EMPTY);
-  }
-  craft->CountCheck(/*empty=*/!may_match, weight);
-  if (checked != nullptr) {
-    *checked = true;
-  }
-  return may_match;
-}
-
-void NoteCraftSeekOutcome(const BlockBasedTable::Rep* rep,
-                          const ReadOptions& read_options, bool forward,
-                          bool valid, const Slice& internal_key) {
-  bool in_range = false;
-  if (valid && internal_key.size() >= kNumInternalBytes) {
-    const Comparator* ucmp = rep->internal_comparator.user_comparator();
-    const Slice user_key = ExtractUserKey(internal_key);
-    in_range =
-        forward
-            ? ucmp->Compare(user_key, *read_options.iterate_upper_bound) < 0
-            : ucmp->Compare(user_key, *read_options.iterate_lower_bound) >= 0;
-  }
-  if (!in_range) {
-    RecordTick(rep->ioptions.stats, CRAFT_FILTER_FALSE_POSITIVE);
-    if (rep->craft != nullptr) {
-      rep->craft->CountFalsePositive();
-    }
-  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -4,10 +4,20 @@
 #include <cassert>
 #include <cstring>
 
+#include "table/craft/bit_stream.h"
 #include "util/coding.h"
 #include "util/hash.h"
 
 namespace ROCKSDB_NAMESPACE {
+
+using craft_bits::AppendBits;
+using craft_bits::BitReader;
+using craft_bits::BitWriter;
+using craft_bits::GetBitField;
+using craft_bits::GetWords;
+using craft_bits::PutBitField;
+using craft_bits::PutWords;
+using craft_bits::Words;
 
 namespace {
 
@@ -18,144 +28,6 @@ constexpr uint32_t kPlainLabelBits = 8;
 constexpr uint8_t kFlagEmptyKey = 1;
 constexpr uint32_t kMaxRealBits = 56;
 constexpr uint32_t kMaxHashBits = 32;
-
-size_t CommonPrefix(const Slice& a, const Slice& b) {
-  const size_t n = std::min(a.size(), b.size());
-  size_t i = 0;
-  while (i < n && a[i] == b[i]) {
-    ++i;
-  }
-  return i;
-}
-
-size_t Words(size_t bits) { return (bits + 63) / 64; }
-
-void AppendBits(const std::vector<bool>& bits, std::vector<uint64_t>* words,
-                size_t* num_bits) {
-  for (bool b : bits) {
-    if (*num_bits % 64 == 0) {
-      words->push_back(0);
-    }
-    if (b) {
-      words->back() |= uint64_t{1} << (*num_bits % 64);
-    }
-    ++*num_bits;
-  }
-}
-
-void PutWords(std::string* out, const std::vector<uint64_t>& words) {
-  for (uint64_t w : words) {
-    PutFixed64(out, w);
-  }
-}
-
-// Reads `count` words; masks bits past `num_bits` so that rank stays exact.
-bool GetWords(Slice* in, size_t num_bits, std::vector<uint64_t>* words) {
-  const size_t count = Words(num_bits);
-  if (in->size() < count * 8) {
-    return false;
-  }
-  words->resize(count);
-  for (size_t i = 0; i < count; ++i) {
-    (*words)[i] = DecodeFixed64(in->data() + i * 8);
-  }
-  if (num_bits % 64 != 0) {
-    words->back() &= (uint64_t{1} << (num_bits % 64)) - 1;
-  }
-  in->remove_prefix(count * 8);
-  return true;
-}
-
-uint64_t GetBitField(const std::vector<uint64_t>& words, size_t pos,
-                     uint32_t width) {
-  if (width == 0) {
-    return 0;
-  }
-  const size_t word = pos / 64;
-  const size_t shift = pos % 64;
-  uint64_t v = words[word] >> shift;
-  if (shift + width > 64) {
-    v |= words[word + 1] << (64 - shift);
-  }
-  return width == 64 ? v : v & ((uint64_t{1} << width) - 1);
-}
-
-void PutBitField(std::vector<uint64_t>* words, size_t pos, uint32_t width,
-                 uint64_t value) {
-  if (width == 0) {
-    return;
-  }
-  const size_t word = pos / 64;
-  const size_t shift = pos % 64;
-  (*words)[word] |= value << shift;
-  if (shift + width > 64) {
-    (*words)[word + 1] |= value >> (64 - shift);
-  }
-}
-
-// Reads a bit stream written LSB-first into 64-bit words.
-class BitReader {
- public:
-  BitReader(const std::vector<uint64_t>& words, size_t num_bits)
-      : words_(words), num_bits_(num_bits) {}
-
-  bool Read(uint32_t width, uint64_t* value) {
-    if (num_bits_ - pos_ < width) {
-      return false;
-    }
-    *value = GetBitField(words_, pos_, width);
-    pos_ += width;
-    return true;
-  }
-
-  // Zeros before the next one (consumed with it); false past the end.
-  bool ReadUnary(uint64_t* zeros) {
-    uint64_t n = 0;
-    while (pos_ < num_bits_) {
-      const uint64_t window = words_[pos_ / 64] >> (pos_ % 64);
-      if (window != 0) {
-        const uint64_t skip = static_cast<uint64_t>(__builtin_ctzll(window));
-        if (pos_ + skip >= num_bits_) {
-          return false;
-        }
-        pos_ += skip + 1;
-        *zeros = n + skip;
-        return true;
-      }
-      const size_t step = 64 - pos_ % 64;
-      n += step;
-      pos_ += step;
-    }
-    return false;
-  }
-
-  size_t position() const { return pos_; }
-
- private:
-  const std::vector<uint64_t>& words_;
-  const size_t num_bits_;
-  size_t pos_ = 0;
-};
-
-// Appends bits LSB-first.
-class BitWriter {
- public:
-  void Write(uint32_t width, uint64_t value) {
-    words_.resize(Words(bits_ + width), 0);
-    PutBitField(&words_, bits_, width, value);
-    bits_ += width;
-  }
-  void WriteUnary(uint64_t zeros) {
-    bits_ += zeros;
-    Write(1, 1);
-  }
-  const std::vector<uint64_t>& words() const { return words_; }
-  size_t bits() const { return bits_; }
-
- private:
-  std::vector<uint64_t> words_;
-  size_t bits_ = 0;
-};
 
 // Bits to code one level's labels with `low` low bits each: the low bits,
 // then per node the unary gaps between the labels' high parts (the high
@@ -265,8 +137,8 @@ void LoudsSparseBuilder::Emit(const Slice* next) {
     has_prev_ = true;
     return;
   }
-  const size_t lcp_prev = has_prev_ ? CommonPrefix(Slice(prev_), key) : 0;
-  const size_t lcp_next = next != nullptr ? CommonPrefix(key, *next) : 0;
+  const size_t lcp_prev = has_prev_ ? Slice(prev_).difference_offset(key) : 0;
+  const size_t lcp_next = next != nullptr ? key.difference_offset(*next) : 0;
   const bool prefix_of_next = next != nullptr && lcp_next == key.size();
   const size_t end = std::min(key.size(), std::max(lcp_prev, lcp_next) + 1);
   assert(end > lcp_prev);
@@ -393,146 +265,216 @@ void LoudsSparseBuilder::Finish(std::string* out) {
 
 // ---- Reader ----
 
-Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
-  auto corrupt = [](const char* why) {
-    return Status::Corruption("CRaFT partition", why);
-  };
-  Slice in = block;
-  if (in.size() < 4) {
-    return corrupt("truncated header");
+namespace {
+
+Status CorruptPartition(const char* why) {
+  return Status::Corruption("CRaFT partition", why);
+}
+
+}  // namespace
+
+// Every format: version, flags, suffix widths, then the four counts.
+Status LoudsSparse::DecodeHeader(Slice* in, Header* h) {
+  if (in->size() < 4) {
+    return CorruptPartition("truncated header");
   }
-  const uint8_t version = static_cast<uint8_t>(in[0]);
-  if (version != kFormatPlainLabels && version != kFormatCompactLabels &&
-      version != kFormatCodedKeys) {
-    return corrupt("unknown format version");
+  h->version = static_cast<uint8_t>((*in)[0]);
+  if (h->version != kFormatPlainLabels && h->version != kFormatCompactLabels &&
+      h->version != kFormatCodedKeys) {
+    return CorruptPartition("unknown format version");
   }
-  const uint8_t flags = static_cast<uint8_t>(in[1]);
-  const uint32_t real_bits = static_cast<uint8_t>(in[2]);
-  const uint32_t hash_bits = static_cast<uint8_t>(in[3]);
-  if ((flags & ~kFlagEmptyKey) != 0 || real_bits > kMaxRealBits ||
-      hash_bits > kMaxHashBits) {
-    return corrupt("bad flags or suffix widths");
+  h->flags = static_cast<uint8_t>((*in)[1]);
+  h->real_bits = static_cast<uint8_t>((*in)[2]);
+  h->hash_bits = static_cast<uint8_t>((*in)[3]);
+  if ((h->flags & ~kFlagEmptyKey) != 0 || h->real_bits > kMaxRealBits ||
+      h->hash_bits > kMaxHashBits) {
+    return CorruptPartition("bad flags or suffix widths");
   }
-  in.remove_prefix(4);
-  uint64_t num_keys, edges, nodes, leaves;
-  if (!GetVarint64(&in, &num_keys) || !GetVarint64(&in, &edges) ||
-      !GetVarint64(&in, &nodes) || !GetVarint64(&in, &leaves)) {
-    return corrupt("truncated counts");
+  in->remove_prefix(4);
+  if (!GetVarint64(in, &h->num_keys) || !GetVarint64(in, &h->edges) ||
+      !GetVarint64(in, &h->nodes) || !GetVarint64(in, &h->leaves)) {
+    return CorruptPartition("truncated counts");
   }
-  std::shared_ptr<OrderPreservingCode> code;
-  if (version == kFormatCodedKeys) {
-    code = std::make_shared<OrderPreservingCode>();
-    Status s = OrderPreservingCode::DecodeFrom(&in, code.get());
-    if (!s.ok()) {
-      return s;
+  return Status::OK();
+}
+
+// Formats 2 and 3: per level its edge count and label coding, then the
+// length of the label stream stored after the suffixes.
+Status LoudsSparse::DecodeLevelCodes(const Header& h, Slice* in,
+                                     LevelCodes* level_codes,
+                                     uint64_t* label_bits) {
+  uint64_t num_levels;
+  if (!GetVarint64(in, &num_levels) || num_levels > in->size()) {
+    return CorruptPartition("truncated level codes");
+  }
+  uint64_t level_edges_total = 0;
+  for (uint64_t i = 0; i < num_levels; ++i) {
+    uint64_t level_edges;
+    if (!GetVarint64(in, &level_edges) || in->empty() ||
+        static_cast<uint8_t>((*in)[0]) > kPlainLabelBits ||
+        level_edges > h.edges - level_edges_total) {
+      return CorruptPartition("bad level code");
     }
+    level_codes->emplace_back(level_edges, static_cast<uint8_t>((*in)[0]));
+    in->remove_prefix(1);
+    level_edges_total += level_edges;
   }
-  const bool compact = version != kFormatPlainLabels;
-  const uint64_t width = real_bits + hash_bits;
-  // Formats 2 and 3: per level its edge count and label coding, then the length
-  // of the label stream stored after the suffixes.
-  std::vector<std::pair<uint64_t, uint32_t>> level_codes;
-  uint64_t label_bits = 0;
-  if (compact) {
-    uint64_t num_levels;
-    if (!GetVarint64(&in, &num_levels) || num_levels > in.size()) {
-      return corrupt("truncated level codes");
-    }
-    uint64_t level_edges_total = 0;
-    for (uint64_t i = 0; i < num_levels; ++i) {
-      uint64_t level_edges;
-      if (!GetVarint64(&in, &level_edges) || in.empty() ||
-          static_cast<uint8_t>(in[0]) > kPlainLabelBits ||
-          level_edges > edges - level_edges_total) {
-        return corrupt("bad level code");
-      }
-      level_codes.emplace_back(level_edges, static_cast<uint8_t>(in[0]));
-      in.remove_prefix(1);
-      level_edges_total += level_edges;
-    }
-    if (level_edges_total != edges || !GetVarint64(&in, &label_bits) ||
-        label_bits > 8 * static_cast<uint64_t>(in.size())) {
-      return corrupt("bad label stream length");
-    }
+  if (level_edges_total != h.edges || !GetVarint64(in, label_bits) ||
+      *label_bits > 8 * static_cast<uint64_t>(in->size())) {
+    return CorruptPartition("bad label stream length");
   }
-  // Bounds before any allocation: every array must fit in the block.
-  if (edges > 8 * static_cast<uint64_t>(in.size()) || nodes > edges ||
-      leaves > edges ||
-      Words(static_cast<size_t>(leaves * width)) > in.size() / 8 + 1) {
-    return corrupt("counts exceed the block");
+  return Status::OK();
+}
+
+// Before any allocation: every array must fit in what is left of the block,
+// and the block must be exactly the arrays and `label_bytes` of labels.
+Status LoudsSparse::CheckArraySizes(const Header& h, size_t label_bytes,
+                                    const Slice& in) {
+  const uint64_t width = h.real_bits + h.hash_bits;
+  if (h.edges > 8 * static_cast<uint64_t>(in.size()) || h.nodes > h.edges ||
+      h.leaves > h.edges ||
+      Words(static_cast<size_t>(h.leaves * width)) > in.size() / 8 + 1) {
+    return CorruptPartition("counts exceed the block");
   }
-  const size_t label_bytes = version == kFormatPlainLabels
-                                 ? static_cast<size_t>(edges)
-                                 : 8 * Words(static_cast<size_t>(label_bits));
   const size_t expected =
-      label_bytes + 8 * (2 * Words(edges) + Words(nodes) +
-                         Words(static_cast<size_t>(leaves * width)));
+      label_bytes + 8 * (2 * Words(h.edges) + Words(h.nodes) +
+                         Words(static_cast<size_t>(h.leaves * width)));
   if (in.size() != expected) {
-    return corrupt("size does not match counts");
+    return CorruptPartition("size does not match counts");
   }
-  LoudsSparse t;
-  t.code_ = std::move(code);
-  t.real_bits_ = real_bits;
-  t.hash_bits_ = hash_bits;
-  t.empty_key_ = (flags & kFlagEmptyKey) != 0;
-  t.num_keys_ = num_keys;
-  t.num_leaves_ = static_cast<size_t>(leaves);
-  if (version == kFormatPlainLabels) {
-    t.labels_.assign(in.data(), static_cast<size_t>(edges));
-    in.remove_prefix(static_cast<size_t>(edges));
+  return Status::OK();
+}
+
+// Every format: has_child, louds, prefix_key and the suffixes.
+Status LoudsSparse::DecodeArrays(const Header& h, Slice* in) {
+  const uint64_t width = h.real_bits + h.hash_bits;
+  std::vector<uint64_t> words;
+  if (!GetWords(in, h.edges, &words)) {
+    return CorruptPartition("has_child");
+  }
+  has_child_.Init(std::move(words), h.edges);
+  if (!GetWords(in, h.edges, &words)) {
+    return CorruptPartition("louds");
+  }
+  louds_.Init(std::move(words), h.edges);
+  if (!GetWords(in, h.nodes, &words)) {
+    return CorruptPartition("prefix_key");
+  }
+  prefix_key_.Init(std::move(words), h.nodes);
+  if (!GetWords(in, static_cast<size_t>(h.leaves * width), &suffixes_)) {
+    return CorruptPartition("suffixes");
+  }
+  return Status::OK();
+}
+
+// Format 1: a byte per label, before the arrays.
+Status LoudsSparse::DecodeFormat1(const Header& h, Slice* in) {
+  Status s = CheckArraySizes(h, static_cast<size_t>(h.edges), *in);
+  if (!s.ok()) {
+    return s;
+  }
+  labels_.assign(in->data(), static_cast<size_t>(h.edges));
+  in->remove_prefix(static_cast<size_t>(h.edges));
+  return DecodeArrays(h, in);
+}
+
+// Format 2: the level codes, the arrays, then the coded label stream.
+Status LoudsSparse::DecodeFormat2(const Header& h, Slice* in) {
+  LevelCodes level_codes;
+  uint64_t label_bits = 0;
+  Status s = DecodeLevelCodes(h, in, &level_codes, &label_bits);
+  if (s.ok()) {
+    s = CheckArraySizes(h, 8 * Words(static_cast<size_t>(label_bits)), *in);
+  }
+  if (s.ok()) {
+    s = DecodeArrays(h, in);
+  }
+  if (!s.ok()) {
+    return s;
   }
   std::vector<uint64_t> words;
-  if (!GetWords(&in, edges, &words)) return corrupt("has_child");
-  t.has_child_.Init(std::move(words), edges);
-  if (!GetWords(&in, edges, &words)) return corrupt("louds");
-  t.louds_.Init(std::move(words), edges);
-  if (!GetWords(&in, nodes, &words)) return corrupt("prefix_key");
-  t.prefix_key_.Init(std::move(words), nodes);
-  if (!GetWords(&in, static_cast<size_t>(leaves * width), &t.suffixes_)) {
-    return corrupt("suffixes");
+  if (!GetWords(in, static_cast<size_t>(label_bits), &words)) {
+    return CorruptPartition("labels");
   }
-  if (compact) {
-    if (!GetWords(&in, static_cast<size_t>(label_bits), &words)) {
-      return corrupt("labels");
-    }
-    Status s =
-        t.DecodeLabels(level_codes, words, static_cast<size_t>(label_bits));
-    if (!s.ok()) {
-      return s;
-    }
-  }
+  return DecodeLabels(level_codes, words, static_cast<size_t>(label_bits));
+}
 
-  // Structure: counts agree, labels rise within nodes, children come after
-  // their parents (so every walk terminates).
-  if (edges == 0) {
-    if (nodes != 0 || leaves != 0 || num_keys != (t.empty_key_ ? 1u : 0u)) {
-      return corrupt("empty trie with counts");
-    }
-  } else {
-    if (!t.louds_.Get(0) || t.louds_.Count() != nodes ||
-        t.has_child_.Count() + 1 != nodes ||
-        leaves != edges - t.has_child_.Count() ||
-        num_keys != leaves + t.prefix_key_.Count() ||
-        (t.empty_key_ && !t.prefix_key_.Get(0))) {
-      return corrupt("inconsistent counts");
-    }
-    size_t node = 0;
-    size_t children = 0;
-    for (size_t e = 0; e < edges; ++e) {
-      if (e > 0 && t.louds_.Get(e)) {
-        ++node;
-      } else if (e > 0 && static_cast<uint8_t>(t.labels_[e]) <=
-                              static_cast<uint8_t>(t.labels_[e - 1])) {
-        return corrupt("labels out of order");
-      }
-      if (t.has_child_.Get(e) && ++children <= node) {
-        return corrupt("child before parent");
-      }
-    }
-    t.FindRootChain();
+// Format 3: the order-preserving key code, then format 2 over coded keys.
+Status LoudsSparse::DecodeFormat3(const Header& h, Slice* in) {
+  auto code = std::make_shared<OrderPreservingCode>();
+  Status s = OrderPreservingCode::DecodeFrom(in, code.get());
+  if (!s.ok()) {
+    return s;
   }
-  *trie = std::move(t);
+  code_ = std::move(code);
+  return DecodeFormat2(h, in);
+}
+
+// Counts agree, labels rise within nodes, children come after their
+// parents (so every walk terminates).
+Status LoudsSparse::VerifyStructure(const Header& h) {
+  if (h.edges == 0) {
+    if (h.nodes != 0 || h.leaves != 0 || h.num_keys != (empty_key_ ? 1u : 0u)) {
+      return CorruptPartition("empty trie with counts");
+    }
+    return Status::OK();
+  }
+  if (!louds_.Get(0) || louds_.Count() != h.nodes ||
+      has_child_.Count() + 1 != h.nodes ||
+      h.leaves != h.edges - has_child_.Count() ||
+      h.num_keys != h.leaves + prefix_key_.Count() ||
+      (empty_key_ && !prefix_key_.Get(0))) {
+    return CorruptPartition("inconsistent counts");
+  }
+  size_t node = 0;
+  size_t children = 0;
+  for (size_t e = 0; e < h.edges; ++e) {
+    if (e > 0 && louds_.Get(e)) {
+      ++node;
+    } else if (e > 0 && static_cast<uint8_t>(labels_[e]) <=
+                            static_cast<uint8_t>(labels_[e - 1])) {
+      return CorruptPartition("labels out of order");
+    }
+    if (has_child_.Get(e) && ++children <= node) {
+      return CorruptPartition("child before parent");
+    }
+  }
+  FindRootChain();
   return Status::OK();
+}
+
+Status LoudsSparse::Decode(const Slice& block, LoudsSparse* trie) {
+  Slice in = block;
+  Header h;
+  Status s = DecodeHeader(&in, &h);
+  if (!s.ok()) {
+    return s;
+  }
+  LoudsSparse t;
+  t.real_bits_ = h.real_bits;
+  t.hash_bits_ = h.hash_bits;
+  t.empty_key_ = (h.flags & kFlagEmptyKey) != 0;
+  t.num_keys_ = h.num_keys;
+  t.num_leaves_ = static_cast<size_t>(h.leaves);
+  switch (h.version) {
+    case kFormatPlainLabels:
+      s = t.DecodeFormat1(h, &in);
+      break;
+    case kFormatCompactLabels:
+      s = t.DecodeFormat2(h, &in);
+      break;
+    default:
+      assert(h.version == kFormatCodedKeys);
+      s = t.DecodeFormat3(h, &in);
+      break;
+  }
+  if (s.ok()) {
+    s = t.VerifyStructure(h);
+  }
+  if (s.ok()) {
+    *trie = std::move(t);
+  }
+  return s;
 }
 
 void LoudsSparse::FindRootChain() {
@@ -552,12 +494,9 @@ void LoudsSparse::FindRootChain() {
 
 // Expands the per-level label codes into a byte per label (queries read
 // labels at random); needs louds_ decoded.
-Status LoudsSparse::DecodeLabels(
-    const std::vector<std::pair<uint64_t, uint32_t>>& level_codes,
-    const std::vector<uint64_t>& words, size_t num_bits) {
-  auto corrupt = [](const char* why) {
-    return Status::Corruption("CRaFT partition", why);
-  };
+Status LoudsSparse::DecodeLabels(const LevelCodes& level_codes,
+                                 const std::vector<uint64_t>& words,
+                                 size_t num_bits) {
   labels_.assign(louds_.size(), '\0');
   BitReader reader(words, num_bits);
   size_t first = 0;
@@ -565,12 +504,12 @@ Status LoudsSparse::DecodeLabels(
     const size_t n = static_cast<size_t>(level.first);
     const uint32_t low = level.second;
     if (n > 0 && !louds_.Get(first)) {
-      return corrupt("level starts inside a node");
+      return CorruptPartition("level starts inside a node");
     }
     for (size_t e = first; e < first + n; ++e) {
       uint64_t bits;
       if (!reader.Read(low, &bits)) {
-        return corrupt("truncated labels");
+        return CorruptPartition("truncated labels");
       }
       labels_[e] = static_cast<char>(bits);
     }
@@ -583,7 +522,7 @@ Status LoudsSparse::DecodeLabels(
         }
         if (!reader.ReadUnary(&gap) || gap > (uint64_t{0xff} >> low) ||
             high + gap > (uint64_t{0xff} >> low)) {
-          return corrupt("bad label gap");
+          return CorruptPartition("bad label gap");
         }
         high += gap;
         labels_[e] =
@@ -593,7 +532,7 @@ Status LoudsSparse::DecodeLabels(
     first += n;
   }
   if (reader.position() != num_bits) {
-    return corrupt("trailing label bits");
+    return CorruptPartition("trailing label bits");
   }
   return Status::OK();
 }

@@ -157,9 +157,32 @@ class LoudsSparse {
   size_t LeafIndex(size_t edge) const { return edge - has_child_.Rank1(edge); }
   // Keys in the subtrees of edges [a, b) of one level (and below).
   uint64_t CountBelow(size_t a, size_t b) const;
-  Status DecodeLabels(
-      const std::vector<std::pair<uint64_t, uint32_t>>& level_codes,
-      const std::vector<uint64_t>& words, size_t num_bits);
+  // Decoding, one step per part of the format (FORMAT.md); each returns
+  // Corruption naming what is wrong.
+  struct Header {
+    uint8_t version = 0;
+    uint8_t flags = 0;
+    uint32_t real_bits = 0;
+    uint32_t hash_bits = 0;
+    uint64_t num_keys = 0;
+    uint64_t edges = 0;
+    uint64_t nodes = 0;
+    uint64_t leaves = 0;
+  };
+  // Per level: its edge count and the low bits its labels are coded with.
+  using LevelCodes = std::vector<std::pair<uint64_t, uint32_t>>;
+  static Status DecodeHeader(Slice* in, Header* h);
+  static Status DecodeLevelCodes(const Header& h, Slice* in,
+                                 LevelCodes* level_codes, uint64_t* label_bits);
+  static Status CheckArraySizes(const Header& h, size_t label_bytes,
+                                const Slice& in);
+  Status DecodeArrays(const Header& h, Slice* in);
+  Status DecodeFormat1(const Header& h, Slice* in);
+  Status DecodeFormat2(const Header& h, Slice* in);
+  Status DecodeFormat3(const Header& h, Slice* in);
+  Status VerifyStructure(const Header& h);
+  Status DecodeLabels(const LevelCodes& level_codes,
+                      const std::vector<uint64_t>& words, size_t num_bits);
   uint64_t RealSuffix(size_t leaf) const;
   uint64_t HashSuffix(size_t leaf) const;
 

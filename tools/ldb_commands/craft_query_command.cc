@@ -6,7 +6,7 @@
 
 #include "rocksdb/craft_filter.h"
 #include "rocksdb/metadata.h"
-#include "table/craft/craft_table_reader.h"
+#include "table/craft/craft_file_inspection.h"
 
 namespace ROCKSDB_NAMESPACE {
 

@@ -16,7 +16,7 @@
 #include <mutex>
 #include <thread>
 
-#include "db/tombstone/read_path_range_tombstones.h"
+#include "db/tombstone_runs/read_path_range_tombstones.h"
 #include "tools/stress/lodestone_stress.h"
 #include "tools/stress/lodestone_stress_internal.h"
 

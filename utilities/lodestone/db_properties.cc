@@ -6,7 +6,7 @@
 
 #include "cache/location/location_cache_impl.h"
 #include "db/column_family.h"
-#include "db/tombstone/read_path_range_tombstones.h"
+#include "db/tombstone_runs/read_path_range_tombstones.h"
 #include "db/version_set.h"
 #include "rocksdb/system_clock.h"
 #include "table/block_based/block_based_table_reader.h"
@@ -57,16 +57,16 @@ std::string LocationCacheReport(ColumnFamilyData* cfd) {
     const uint64_t stale = stats->getTickerCount(LOCATION_CACHE_STALE);
     const uint64_t false_hit = stats->getTickerCount(LOCATION_CACHE_FALSE_HIT);
     const uint64_t probes = hit + miss + stale + false_hit;
-    snprintf(buf, sizeof(buf),
-             "hits: %" PRIu64 "\nmisses: %" PRIu64 "\nstale: %" PRIu64
-             "\nfalse_hits: %" PRIu64 "\nhit_ratio: %.4f\npopulated: %" PRIu64
-             "\npopulate_skipped: %" PRIu64 "\ninvalidated: %" PRIu64 "\n",
-             hit, miss, stale, false_hit,
-             probes ? static_cast<double>(hit) / static_cast<double>(probes)
-                    : 0.0,
-             stats->getTickerCount(LOCATION_CACHE_POPULATE),
-             stats->getTickerCount(LOCATION_CACHE_POPULATE_SKIPPED),
-             stats->getTickerCount(LOCATION_CACHE_INVALIDATE));
+    snprintf(
+        buf, sizeof(buf),
+        "hits: %" PRIu64 "\nmisses: %" PRIu64 "\nstale: %" PRIu64
+        "\nfalse_hits: %" PRIu64 "\nhit_ratio: %.4f\npopulated: %" PRIu64
+        "\npopulate_skipped: %" PRIu64 "\ninvalidated: %" PRIu64 "\n",
+        hit, miss, stale, false_hit,
+        probes ? static_cast<double>(hit) / static_cast<double>(probes) : 0.0,
+        stats->getTickerCount(LOCATION_CACHE_POPULATE),
+        stats->getTickerCount(LOCATION_CACHE_POPULATE_SKIPPED),
+        stats->getTickerCount(LOCATION_CACHE_INVALIDATE));
     out += buf;
   } else {
     out += "hit_ratio: n/a (statistics off)\n";
@@ -88,7 +88,7 @@ std::string CraftFilterReport(ColumnFamilyData* cfd) {
   char line[256];
   for (int level = 0; level < vstorage.num_levels(); ++level) {
     uint64_t with_filter = 0, unopened = 0, keys = 0, bytes = 0;
-    CraftTableReader::SeekCounts sum;
+    CraftCheckPolicy::SeekCounts sum;
     const auto& files = vstorage.LevelFiles(level);
     for (const FileMetaData* f : files) {
       TableReader* table = f->fd.table_reader;
@@ -104,7 +104,8 @@ std::string CraftFilterReport(ColumnFamilyData* cfd) {
       ++with_filter;
       keys += craft->filter().metadata().num_keys();
       bytes += craft->stored_bytes();
-      const CraftTableReader::SeekCounts c = craft->seek_counts();
+      const CraftCheckPolicy::SeekCounts c =
+          craft->check_policy().seek_counts();
       sum.checked += c.checked;
       sum.empty += c.empty;
       sum.false_positive += c.false_positive;
@@ -141,8 +142,9 @@ std::string TombstoneCompaction(ColumnFamilyData* cfd) {
   std::string out = buf;
   for (const auto& c : vstorage.TombstoneCompactionCandidates()) {
     const uint64_t t = c.file->oldest_tombstone_time;
-    snprintf(buf, sizeof(buf), "L%d %" PRIu64 " %s %.3f %" PRIu64 " %" PRIu64 "\n",
-             c.level, c.file->fd.GetNumber(),
+    snprintf(buf, sizeof(buf),
+             "L%d %" PRIu64 " %s %.3f %" PRIu64 " %" PRIu64 "\n", c.level,
+             c.file->fd.GetNumber(),
              c.reason == CompactionReason::kTombstoneDensity ? "density"
                                                              : "deadline",
              c.rank, c.file->tombstone_count, t > 0 && now > t ? now - t : 0);

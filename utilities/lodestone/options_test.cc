@@ -1,6 +1,7 @@
 // Lodestone's option fields: options strings, OPTIONS files, SetOptions, and
 // clear errors for bad values.
 
+#include <cmath>
 #include <string>
 
 #include "rocksdb/convenience.h"
@@ -117,6 +118,56 @@ TEST_F(LodestoneOptionsTest, OptionsFileRoundTripAndSetOptions) {
       loaded_cfs[0].options.table_factory->GetOptions<BlockBasedTableOptions>();
   ASSERT_NE(loaded_table, nullptr);
   EXPECT_TRUE(loaded_table->craft_range_filter);
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
+// Values outside an option's range are refused with InvalidArgument at
+// open, at CreateColumnFamily and by SetOptions (which then changes
+// nothing), never accepted silently.
+TEST_F(LodestoneOptionsTest, OutOfRangeValuesAreRefused) {
+  const std::string dbname = test::PerThreadDBPath("lodestone_options_range");
+  Options options;
+  options.create_if_missing = true;
+  ASSERT_OK(DestroyDB(dbname, options));
+  DB* raw = nullptr;
+  for (double trigger : {-0.1, 1.5, std::nan("")}) {
+    Options bad = options;
+    bad.tombstone_density_trigger = trigger;
+    Status s = DB::Open(bad, dbname, &raw);
+    EXPECT_TRUE(s.IsInvalidArgument()) << trigger << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find("tombstone_density_trigger"),
+              std::string::npos);
+  }
+  for (uint32_t window : {0u, (1u << 20) + 1}) {
+    Options bad = options;
+    bad.tombstone_density_window = window;
+    Status s = DB::Open(bad, dbname, &raw);
+    EXPECT_TRUE(s.IsInvalidArgument()) << window << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find("tombstone_density_window"), std::string::npos);
+  }
+
+  Options good = options;
+  good.tombstone_density_trigger = 1.0;
+  good.tombstone_density_window = 1u << 20;
+  ASSERT_OK(DB::Open(good, dbname, &raw));
+  std::unique_ptr<DB> db(raw);
+  ColumnFamilyOptions bad_cf;
+  bad_cf.tombstone_density_trigger = 2;
+  ColumnFamilyHandle* cf = nullptr;
+  EXPECT_TRUE(db->CreateColumnFamily(bad_cf, "bad", &cf).IsInvalidArgument());
+  EXPECT_EQ(cf, nullptr);
+
+  ASSERT_OK(db->SetOptions({{"tombstone_density_trigger", "0.25"}}));
+  for (const char* trigger : {"-1", "1.01", "nan"}) {
+    EXPECT_TRUE(db->SetOptions({{"tombstone_density_trigger", trigger}})
+                    .IsInvalidArgument())
+        << trigger;
+  }
+  EXPECT_TRUE(
+      db->SetOptions({{"tombstone_density_window", "0"}}).IsInvalidArgument());
+  EXPECT_DOUBLE_EQ(db->GetOptions().tombstone_density_trigger, 0.25);
+  EXPECT_EQ(db->GetOptions().tombstone_density_window, 1u << 20);
+  db.reset();
   ASSERT_OK(DestroyDB(dbname, options));
 }
 

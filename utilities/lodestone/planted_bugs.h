@@ -20,7 +20,7 @@ enum class PlantedBug : uint32_t {
   // location-cache slots of the keys it writes, so a Get can be served an
   // older version from an older table.
   kLocationCacheSkipFlushInvalidation = 0,
-  // db/tombstone/initial_chains.cc: a Delete prunes an initial-put chain
+  // db/initial_put/initial_chains.cc: a Delete prunes an initial-put chain
   // whose initial put lies in an older snapshot stripe, so a reader of that
   // snapshot loses the key.
   kInitialPutPruneAcrossSnapshot = 1,

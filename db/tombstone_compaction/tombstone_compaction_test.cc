@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "db/db_test_util.h"
-#include "db/tombstone/tombstone_deadlines.h"
-#include "db/tombstone/tombstone_stats.h"
+#include "db/tombstone_compaction/tombstone_deadlines.h"
+#include "db/tombstone_compaction/tombstone_stats.h"
 #include "rocksdb/listener.h"
 #include "test_util/mock_time_env.h"
 

@@ -1,7 +1,7 @@
 // Early tombstone pruning: initial puts end to end.
 
 #include "db/db_test_util.h"
-#include "db/tombstone/initial_puts.h"
+#include "db/initial_put/initial_puts.h"
 #include "rocksdb/utilities/debug.h"
 #include "rocksdb/utilities/optimistic_transaction_db.h"
 #include "rocksdb/utilities/transaction_db.h"

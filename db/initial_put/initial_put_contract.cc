@@ -1,4 +1,4 @@
-#include "db/tombstone/initial_put_contract.h"
+#include "db/initial_put/initial_put_contract.h"
 
 #include <map>
 #include <memory>

@@ -12,7 +12,7 @@
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
 #include "db/memtable.h"
-#include "db/tombstone/tombstone_deadlines.h"
+#include "db/tombstone_compaction/tombstone_deadlines.h"
 #include "db/version_set.h"
 #include "test_util/sync_point.h"
 

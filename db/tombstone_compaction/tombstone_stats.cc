@@ -1,4 +1,4 @@
-#include "db/tombstone/tombstone_stats.h"
+#include "db/tombstone_compaction/tombstone_stats.h"
 
 #include <algorithm>
 #include <cassert>

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "db/db_test_util.h"
-#include "db/tombstone/read_path_range_tombstones.h"
+#include "db/tombstone_runs/read_path_range_tombstones.h"
 #include "db/write_controller.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/sst_file_writer.h"

@@ -40,7 +40,7 @@
 // The tombstone does not go to the WAL: after a crash it is simply gone,
 // which changes no result either.
 
-#include "db/tombstone/read_path_range_tombstones.h"
+#include "db/tombstone_runs/read_path_range_tombstones.h"
 
 #include <atomic>
 #include <cinttypes>
@@ -53,7 +53,7 @@
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
 #include "db/memtable.h"
-#include "db/tombstone/tombstone_run_tracker.h"
+#include "db/tombstone_runs/tombstone_run_tracker.h"
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/comparator.h"
 #include "test_util/sync_point.h"

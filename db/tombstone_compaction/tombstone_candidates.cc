@@ -16,7 +16,7 @@
 
 #include <algorithm>
 
-#include "db/tombstone/tombstone_deadlines.h"
+#include "db/tombstone_compaction/tombstone_deadlines.h"
 #include "db/version_set.h"
 #include "rocksdb/system_clock.h"
 

@@ -1,4 +1,4 @@
-#include "db/tombstone/initial_puts.h"
+#include "db/initial_put/initial_puts.h"
 
 #include <atomic>
 #include <string>

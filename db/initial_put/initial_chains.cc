@@ -19,7 +19,7 @@
 #include <cinttypes>
 
 #include "db/compaction/compaction_iterator.h"
-#include "db/tombstone/initial_puts.h"
+#include "db/initial_put/initial_puts.h"
 #include "logging/logging.h"
 #include "monitoring/statistics_impl.h"
 #include "utilities/lodestone/planted_bugs.h"

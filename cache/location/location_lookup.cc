@@ -1,0 +1,243 @@
+#include "cache/location/location_lookup.h"
+
+#include "cache/location/location_cache_impl.h"
+#include "cache/location/location_read_scope.h"
+#include "cache/location/version_file_memo.h"
+#include "db/dbformat.h"
+#include "db/merge_context.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "monitoring/statistics_impl.h"
+#include "port/port.h"
+#include "rocksdb/comparator.h"
+#include "table/block_based/block.h"
+#include "table/block_based/block_based_table_reader.h"
+#include "table/block_based/block_based_table_reader_impl.h"
+#include "table/get_context.h"
+#include "test_util/sync_point.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+void LocationCacheLookup::Init(LocationCache* cache,
+                               const LocationCacheReadScope* scope,
+                               GetContext* get_context) {
+  binding_ = ActiveLocationCache(cache);
+  if (binding_ == nullptr) {
+    return;
+  }
+  if (version_.icmp->user_comparator()->timestamp_size() > 0 ||
+      read_options_.read_tier == kMemtableTier) {
+    binding_ = nullptr;
+    return;
+  }
+  fingerprinted_ = version_.icmp->user_comparator() == BytewiseComparator();
+  get_context_ = get_context;
+  if (scope != nullptr && scope->binding() == binding_) {
+    scope_ = scope;  // Its prefetched slot serves TryServe either way.
+  }
+  may_remember_ = MayRemember(binding_, scope, read_options_, version_);
+  if (may_remember_) {
+    epoch_ = scope->epoch();
+    if (get_context != nullptr) {
+      assert(get_context->location_found() == nullptr);
+      get_context->set_location_found(&found_);
+      listening_ = true;
+    }
+  }
+}
+
+bool LocationCacheLookup::MayRemember(const LocationCacheBinding* binding,
+                                      const LocationCacheReadScope* scope,
+                                      const ReadOptions& read_options,
+                                      const LocationCacheVersion& version) {
+  return binding != nullptr && scope != nullptr &&
+         scope->binding() == binding && read_options.snapshot == nullptr &&
+         !read_options.ignore_range_deletions &&
+         version.icmp->user_comparator()->timestamp_size() == 0;
+}
+
+void LocationCacheLookup::StopListening() {
+  get_context_->set_location_found(nullptr);
+}
+
+void LocationCacheLookup::LoadSlot() {
+  slot_ = scope_ != nullptr
+              ? scope_->SlotFor(version_.cf_id, key_.user_key(), &fingerprint_)
+              : nullptr;
+  if (slot_ == nullptr) {
+    slot_ = binding_->Slot(version_.cf_id, key_.user_key(), &fingerprint_);
+  }
+  observed_ = slot_->load(std::memory_order_acquire);
+}
+
+bool LocationCacheLookup::TryServeActive(
+    const MergeContext& merge_context,
+    SequenceNumber max_covering_tombstone_seq, ReadCallback* callback,
+    bool do_merge) {
+  assert(get_context_ != nullptr);
+  // Merge operands or a covering range tombstone from the memtables, a read
+  // callback (WritePrepared/WriteUnprepared) or an operands-only read need
+  // the full search.
+  if (get_context_->State() != GetContext::kNotFound ||
+      merge_context.GetNumOperands() > 0 || max_covering_tombstone_seq > 0 ||
+      callback != nullptr || !do_merge) {
+    may_remember_ = false;
+    return false;
+  }
+  LoadSlot();
+  Outcome outcome = Outcome::kMiss;
+  // Another key's descriptor, told by its fingerprint, is a plain miss.
+  if (observed_ != 0 &&
+      LocationDescriptor::OwnerOf(observed_) == binding_->owner() &&
+      (!fingerprinted_ ||
+       LocationDescriptor::TagOf(observed_) == fingerprint_)) {
+    outcome = Serve(observed_);
+  }
+  switch (outcome) {
+    case Outcome::kHit:
+      RecordTick(version_.stats, LOCATION_CACHE_HIT);
+      return true;
+    case Outcome::kMiss:
+      RecordTick(version_.stats, LOCATION_CACHE_MISS);
+      break;
+    case Outcome::kStale:
+      RecordTick(version_.stats, LOCATION_CACHE_STALE);
+      break;
+    case Outcome::kFalseHit:
+      RecordTick(version_.stats, LOCATION_CACHE_FALSE_HIT);
+      break;
+  }
+  return false;
+}
+
+LocationCacheLookup::Outcome LocationCacheLookup::Serve(uint64_t descriptor) {
+  const LocationDescriptor loc = LocationDescriptor::Decode(descriptor);
+  // A file no longer in this reader's Version: dropped lazily, here.
+  const FileMetaData* file =
+      FindFileInVersion(version_.vstorage, loc.file_number);
+  if (file == nullptr) {
+    return Outcome::kStale;
+  }
+  TableCache* table_cache = version_.table_cache;
+  TableCache::TypedHandle* table_handle = nullptr;
+  TableReader* reader = file->fd.table_reader;
+  if (reader == nullptr) {
+    Status s = table_cache->FindTable(
+        read_options_, *version_.file_options, *version_.icmp, *file,
+        &table_handle, *version_.mutable_cf_options, /*no_io=*/true);
+    if (!s.ok()) {
+      return Outcome::kMiss;
+    }
+    reader = table_cache->get_cache().Value(table_handle);
+  }
+  // Only BlockBasedTable::Get reports locations, so a descriptor's file
+  // (matched exactly by owner and number) is a block-based table.
+  auto* table = static_cast<BlockBasedTable*>(reader);
+  Outcome outcome = Outcome::kMiss;
+  if (table->get_rep()->table_options.block_cache != nullptr) {
+    // Only the offset matters to the block cache key; a block that is not
+    // cached sends the lookup down the full path.
+    const BlockHandle handle(loc.block_offset, /*size=*/0);
+    CachableEntry<Block> block;
+    Status s = table->LookupAndPinBlocksInCache<Block_kData>(
+        read_options_, handle, &block.As<Block_kData>());
+    // It may read the table's compression dictionary; a failed read makes
+    // this a miss, and the full search reads (and reports) for itself.
+    IGNORE_STATUS_IF_ERROR(s);
+    if (s.ok() && block.GetValue() != nullptr) {
+      DataBlockIter biter;
+      table->NewDataBlockIterator<DataBlockIter>(read_options_, block, &biter,
+                                                 Status::OK());
+      // The remembered entry, found by its offset alone. It was the newest
+      // version of its key in this immutable file when remembered, so its
+      // key, type and a sequence number this read may see prove it is what
+      // a seek for the key would return (a newer version anywhere else
+      // invalidated the slot).
+      const Slice ikey = key_.internal_key();
+      ParsedInternalKey parsed;
+      outcome = Outcome::kFalseHit;
+      if (biter.SeekToEntryByValueOffset(loc.value_offset_words) &&
+          TagFor(biter.ValueOffset()) == loc.tag &&
+          ParseInternalKey(biter.key(), &parsed, /*log_err_key=*/false).ok() &&
+          (parsed.type == kTypeValue || parsed.type == kTypeValueInitial) &&
+          parsed.sequence <= GetInternalKeySeqno(ikey) &&
+          version_.icmp->user_comparator()->Equal(parsed.user_key,
+                                                  key_.user_key())) {
+        bool matched = false;
+        Status read_status;
+        get_context_->SaveValue(parsed, biter.value(), &matched, &read_status,
+                                biter.IsValuePinned() ? &biter : nullptr);
+        // A plain value leaves nothing else to decide.
+        assert(read_status.ok());
+        assert(get_context_->State() == GetContext::kFound);
+        outcome = Outcome::kHit;
+      }
+    }
+  }
+  if (table_handle != nullptr) {
+    table_cache->get_cache().Release(table_handle);
+  }
+  return outcome;
+}
+
+void LocationCacheLookup::Remember(const FileMetaData& file,
+                                   const MergeContext& merge_context,
+                                   bool is_blob_index) {
+  if (slot_ == nullptr || !found_.has_entry ||
+      merge_context.GetNumOperands() > 0 || is_blob_index) {
+    return;
+  }
+  uint64_t desired = 0;
+  if (!LocationDescriptor::Encode(binding_->owner(), file.fd.GetNumber(),
+                                  found_.block_offset, found_.value_offset,
+                                  TagFor(found_.value_offset), &desired)) {
+    RecordTick(version_.stats, LOCATION_CACHE_POPULATE_SKIPPED);
+    return;
+  }
+  if (desired == observed_) {
+    return;  // remembered already (its block was not cached)
+  }
+  RecordTick(version_.stats,
+             binding_->Populate(slot_, observed_, desired, epoch_)
+                 ? LOCATION_CACHE_POPULATE
+                 : LOCATION_CACHE_POPULATE_SKIPPED);
+}
+
+void LocationCacheLookup::RememberEntry(const FileMetaData& file,
+                                        const LocationCacheFoundEntry& entry) {
+  if (!may_remember_) {
+    return;
+  }
+  LoadSlot();
+  found_ = entry;
+  Remember(file, MergeContext(), /*is_blob_index=*/false);
+}
+
+void LocationCacheLookup::RememberBySearching(const FileMetaData& file) {
+  if (!may_remember_) {
+    return;
+  }
+  LoadSlot();
+  PinnableSlice value;
+  MergeContext merge_context;
+  SequenceNumber max_covering_tombstone_seq = 0;
+  GetContext get_context(version_.icmp->user_comparator(),
+                         /*merge_operator=*/nullptr, version_.logger,
+                         /*statistics=*/nullptr, GetContext::kNotFound,
+                         key_.user_key(), &value, /*columns=*/nullptr,
+                         /*timestamp=*/nullptr, /*value_found=*/nullptr,
+                         &merge_context, /*do_merge=*/true,
+                         &max_covering_tombstone_seq, version_.clock);
+  found_ = LocationCacheFoundEntry();
+  get_context.set_location_found(&found_);
+  Status s = version_.table_cache->Get(read_options_, *version_.icmp, file,
+                                       key_.internal_key(), &get_context,
+                                       *version_.mutable_cf_options);
+  if (s.ok() && get_context.State() == GetContext::kFound) {
+    Remember(file, merge_context, /*is_blob_index=*/false);
+  }
+  // The Get was answered already; this read only remembers a location.
+  IGNORE_STATUS_IF_ERROR(s);
+}
+
+}  // namespace ROCKSDB_NAMESPACE

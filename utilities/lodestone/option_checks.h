@@ -1,0 +1,17 @@
+// Lodestone: range checks of our column family options, run wherever
+// upstream validates column family options (ColumnFamilyData::
+// ValidateOptions: DB::Open, CreateColumnFamily, SetOptions; patch 0039).
+// A value outside its documented range is refused with InvalidArgument
+// naming the option, so a typo never turns a feature silently off or makes
+// a table build allocate without bound.
+
+#pragma once
+
+#include "rocksdb/options.h"
+#include "rocksdb/status.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+Status CheckLodestoneColumnFamilyOptions(const ColumnFamilyOptions& options);
+
+}  // namespace ROCKSDB_NAMESPACE
