@@ -604,7 +604,19 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::seconds(4));
+  // At least 4 s, and on until the cache has served enough hits to have
+  // been exercised: a loaded machine serves far fewer per second (ingestions
+  // then take longer, and nobody populates while one runs).
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    if (elapsed >= std::chrono::seconds(30) ||
+        (elapsed >= std::chrono::seconds(4) &&
+         Ticker(LOCATION_CACHE_HIT) > 1000u)) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   stop.store(true);
   for (auto& t : threads) {
     t.join();
