@@ -18,7 +18,7 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone_compaction/tombstone_deadline_timer.cc
   db/tombstone_compaction/tombstone_stats.cc
   # db/tombstone_runs: scan-time conversion of tombstone runs
-  db/tombstone_runs/read_path_range_tombstones.cc
+  db/tombstone_runs/tombstone_run_conversion.cc
   # table/craft: the CRaFT range filter
   table/craft/craft_check_policy.cc
   table/craft/craft_file_inspection.cc

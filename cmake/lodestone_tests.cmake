@@ -82,6 +82,9 @@ lodestone_gtest(initial_put_test
 # Golden bytes of the initial put's WAL records and internal keys.
 lodestone_gtest(initial_put_format_test
   SOURCES ${LODESTONE_ROOT}/db/initial_put/initial_put_format_test.cc)
+# Chain pruning and flag upkeep on a given input, without a DB.
+lodestone_gtest(initial_chains_test
+  SOURCES ${LODESTONE_ROOT}/db/initial_put/initial_chains_test.cc)
 
 # table/craft: the trie (property tests, SuRF regressions, decoder fuzzing).
 lodestone_gtest(louds_sparse_test
@@ -96,8 +99,8 @@ lodestone_gtest(craft_table_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)
 
 # db/tombstone_runs: scan-time tombstone-run conversion.
-lodestone_gtest(read_path_range_tombstone_test
-  SOURCES ${LODESTONE_ROOT}/db/tombstone_runs/read_path_range_tombstone_test.cc)
+lodestone_gtest(tombstone_run_conversion_test
+  SOURCES ${LODESTONE_ROOT}/db/tombstone_runs/tombstone_run_conversion_test.cc)
 
 # db/tombstone_compaction: tombstone-aware compaction (statistics, density,
 # FADE).

@@ -1,18 +1,7 @@
-// Tombstone-aware compaction candidates (VersionStorageInfo hook declared by
-// patch 0006, called from ComputeCompactionScore by patch 0020). Two kinds:
-//
-//  - Deadline (delete_persistence_threshold, FADE): a file whose oldest
-//    tombstone is older than its stage's cumulative deadline
-//    (tombstone_deadlines.h: stages weighted by capacity). Ranked by how far past the deadline, then by
-//    tombstone count, then by age. The leveled picker runs these first.
-//  - Density (tombstone_density_trigger): a file in which some window of
-//    tombstone_density_window consecutive entries holds at least that
-//    fraction of point tombstones. Ranked by density, then age. In the last
-//    level only when no snapshot can need the file's tombstones, so that
-//    the in-place rewrite drops them.
-//
-// Files being compacted are never candidates; leveled compaction only
-// (universal and FIFO keep their own pickers).
+// Tombstone-aware compaction candidates (tombstone_candidates.h) and the
+// stage deadlines they are judged by (tombstone_deadlines.h).
+
+#include "db/tombstone_compaction/tombstone_candidates.h"
 
 #include <algorithm>
 
@@ -50,14 +39,17 @@ std::vector<uint64_t> TombstoneStageDeadlines(
   return deadlines;
 }
 
-void VersionStorageInfo::ComputeTombstoneCompactionCandidates(
-    const ImmutableOptions& ioptions,
-    const MutableCFOptions& mutable_cf_options) {
-  tombstone_compaction_candidates_.clear();
-  next_tombstone_deadline_ = 0;
+void ComputeTombstoneCompactionCandidates(
+    const VersionStorageInfo& vstorage, const ImmutableOptions& ioptions,
+    const MutableCFOptions& mutable_cf_options, int num_non_empty_levels,
+    SequenceNumber oldest_snapshot_seqnum,
+    std::vector<VersionStorageInfo::TombstoneCompactionCandidate>* candidates,
+    uint64_t* next_deadline) {
+  candidates->clear();
+  *next_deadline = 0;
   const uint64_t threshold = mutable_cf_options.delete_persistence_threshold;
   const double density_trigger = mutable_cf_options.tombstone_density_trigger;
-  if (compaction_style_ != kCompactionStyleLevel ||
+  if (ioptions.compaction_style != kCompactionStyleLevel ||
       (threshold == 0 && density_trigger <= 0)) {
     return;
   }
@@ -67,45 +59,46 @@ void VersionStorageInfo::ComputeTombstoneCompactionCandidates(
   }
   const uint64_t now = static_cast<uint64_t>(std::max<int64_t>(now_signed, 0));
 
-  // Stages: the memtable (flushed by the timer), L0, then base_level_ up to
+  // Stages: the memtable (flushed by the timer), L0, then base_level up to
   // the level above the last non-empty one.
-  const int last_level = TombstoneLastLevel(num_non_empty_levels_, base_level_);
+  const int base_level = vstorage.base_level();
+  const int last_level = TombstoneLastLevel(num_non_empty_levels, base_level);
   std::vector<uint64_t> deadlines;
   if (threshold > 0) {
     deadlines = TombstoneStageDeadlines(
-        threshold, TombstoneStageWeights(*this, base_level_, last_level,
+        threshold, TombstoneStageWeights(vstorage, base_level, last_level,
                                          mutable_cf_options));
   }
 
-  for (int level = 0; level < num_levels_; level++) {
+  for (int level = 0; level < vstorage.num_levels(); level++) {
     const bool last = level >= last_level;
     int stage = -1;
     if (level == 0) {
       stage = 1;
-    } else if (level >= base_level_ && !last) {
-      stage = 2 + (level - base_level_);
+    } else if (level >= base_level && !last) {
+      stage = 2 + (level - base_level);
     }
-    for (FileMetaData* f : files_[level]) {
+    for (FileMetaData* f : vstorage.LevelFiles(level)) {
       if (f->being_compacted || !f->tombstone_stats_known) {
         continue;
       }
       // Deadline: tombstones in the last level are persisted.
       if (stage >= 0 && f->oldest_tombstone_time > 0 && !deadlines.empty()) {
         const uint64_t due =
-            f->oldest_tombstone_time + deadlines[std::min<size_t>(
-                                           stage, deadlines.size() - 1)];
+            f->oldest_tombstone_time +
+            deadlines[std::min<size_t>(stage, deadlines.size() - 1)];
         if (now >= due) {
           const double age =
               static_cast<double>(now - f->oldest_tombstone_time);
           const double allowed = static_cast<double>(
               std::max<uint64_t>(due - f->oldest_tombstone_time, 1));
-          tombstone_compaction_candidates_.push_back(
-              {level, f, CompactionReason::kDeletePersistenceDeadline,
-               age / allowed});
+          candidates->push_back({level, f,
+                                 CompactionReason::kDeletePersistenceDeadline,
+                                 age / allowed});
           continue;
         }
-        if (next_tombstone_deadline_ == 0 || due < next_tombstone_deadline_) {
-          next_tombstone_deadline_ = due;
+        if (*next_deadline == 0 || due < *next_deadline) {
+          *next_deadline = due;
         }
       }
       // Density.
@@ -114,19 +107,18 @@ void VersionStorageInfo::ComputeTombstoneCompactionCandidates(
         const double density = static_cast<double>(f->tombstone_window_peak) /
                                static_cast<double>(f->tombstone_window);
         const bool droppable =
-            !last || f->fd.largest_seqno < oldest_snapshot_seqnum_;
+            !last || f->fd.largest_seqno < oldest_snapshot_seqnum;
         if (density >= density_trigger && droppable) {
-          tombstone_compaction_candidates_.push_back(
+          candidates->push_back(
               {level, f, CompactionReason::kTombstoneDensity, density});
         }
       }
     }
   }
 
-  std::sort(tombstone_compaction_candidates_.begin(),
-            tombstone_compaction_candidates_.end(),
-            [](const TombstoneCompactionCandidate& a,
-               const TombstoneCompactionCandidate& b) {
+  using Candidate = VersionStorageInfo::TombstoneCompactionCandidate;
+  std::sort(candidates->begin(), candidates->end(),
+            [](const Candidate& a, const Candidate& b) {
               if (a.rank != b.rank) {
                 return a.rank > b.rank;
               }

@@ -1,11 +1,6 @@
-// The delete-persistence deadline (FADE) must hold on an idle DB too: with
-// no writes there are no flushes or compactions to re-score the LSM, yet a
-// tombstone's age keeps growing. The periodic seqno-to-time task (which the
-// deadline needs anyway, to date tombstones) calls this, on the periodic task
-// thread only (never inline in DB::Open, SetOptions or column family
-// creation, which record a mapping entry too), to flush memtables
-// whose tombstones have used up the memtable's share of the deadline, and
-// to re-score column families so that overdue files get compacted.
+// The delete-persistence deadline on an idle DB (tombstone_deadline_timer.h).
+
+#include "db/tombstone_compaction/tombstone_deadline_timer.h"
 
 #include <algorithm>
 
@@ -18,25 +13,27 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-void DBImpl::ScheduleTombstoneDeadlineCompactions() {
+void TombstoneDeadlineTimer::Run() {
+  DBImpl& db = *db_;
   TEST_SYNC_POINT("TombstoneDeadlineTimer:Run");
   int64_t now_signed = 0;
-  if (!immutable_db_options_.clock->GetCurrentTime(&now_signed).ok() ||
+  if (!db.immutable_db_options_.clock->GetCurrentTime(&now_signed).ok() ||
       now_signed <= 0) {
     return;
   }
   const uint64_t now = static_cast<uint64_t>(now_signed);
   std::vector<ColumnFamilyData*> to_flush;
   {
-    InstrumentedMutexLock l(&mutex_);
+    InstrumentedMutexLock l(&db.mutex_);
     bool scheduled = false;
-    for (ColumnFamilyData* cfd : *versions_->GetColumnFamilySet()) {
+    for (ColumnFamilyData* cfd : *db.versions_->GetColumnFamilySet()) {
       if (cfd->IsDropped() || !cfd->initialized()) {
         continue;
       }
       const MutableCFOptions& mutable_cf_options =
           *cfd->GetLatestMutableCFOptions();
-      const uint64_t threshold = mutable_cf_options.delete_persistence_threshold;
+      const uint64_t threshold =
+          mutable_cf_options.delete_persistence_threshold;
       // Deadlines are a leveled-compaction feature: other styles have no
       // base level or level targets to share the deadline by.
       if (threshold == 0 || mutable_cf_options.disable_auto_compactions ||
@@ -48,22 +45,21 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
       // The memtable is the first stage.
       MemTable* mem = cfd->mem();
       if (mem->NumDeletion() + mem->NumRangeDeletion() > 0) {
-        const uint64_t written = seqno_to_time_mapping_.GetProximalTimeBeforeSeqno(
-            mem->GetFirstSequenceNumber());
+        const uint64_t written =
+            db.seqno_to_time_mapping_.GetProximalTimeBeforeSeqno(
+                mem->GetFirstSequenceNumber());
         const int last_level = TombstoneLastLevel(
             vstorage->num_non_empty_levels(), vstorage->base_level());
         const std::vector<uint64_t> deadlines = TombstoneStageDeadlines(
-            threshold,
-            TombstoneStageWeights(*vstorage, vstorage->base_level(),
-                                  last_level, mutable_cf_options));
+            threshold, TombstoneStageWeights(*vstorage, vstorage->base_level(),
+                                             last_level, mutable_cf_options));
         // A memtable older than the mapping's oldest entry (it keeps about
         // preserve_internal_time_seconds, which is at least the threshold)
         // is overdue; with no entry at all its age is unknown.
-        const bool older_than_mapping =
-            written == kUnknownTimeBeforeAll && !seqno_to_time_mapping_.Empty();
-        if (older_than_mapping ||
-            (written != kUnknownTimeBeforeAll &&
-             now >= written + deadlines[0])) {
+        const bool older_than_mapping = written == kUnknownTimeBeforeAll &&
+                                        !db.seqno_to_time_mapping_.Empty();
+        if (older_than_mapping || (written != kUnknownTimeBeforeAll &&
+                                   now >= written + deadlines[0])) {
           cfd->Ref();
           to_flush.push_back(cfd);
         }
@@ -71,12 +67,12 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
 
       vstorage->ComputeCompactionScore(*cfd->ioptions(), mutable_cf_options);
       if (!vstorage->TombstoneCompactionCandidates().empty()) {
-        EnqueuePendingCompaction(cfd);
+        db.EnqueuePendingCompaction(cfd);
         scheduled = true;
       }
     }
     if (scheduled) {
-      MaybeScheduleFlushOrCompaction();
+      db.MaybeScheduleFlushOrCompaction();
     }
   }
   bool flushed_atomically = false;
@@ -86,10 +82,11 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
     // memtable only if the write thread is free, else retry next period.
     WriteThread::Writer w;
     WriteThread::Writer nonmem_w;
-    bool entered = !flushed_atomically && write_thread_.TryEnterUnbatched(&w);
-    if (entered && two_write_queues_ &&
-        !nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {
-      write_thread_.ExitUnbatched(&w);
+    bool entered =
+        !flushed_atomically && db.write_thread_.TryEnterUnbatched(&w);
+    if (entered && db.two_write_queues_ &&
+        !db.nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {
+      db.write_thread_.ExitUnbatched(&w);
       entered = false;
     }
     if (entered) {
@@ -100,22 +97,21 @@ void DBImpl::ScheduleTombstoneDeadlineCompactions() {
       // of RocksDB's own flushes: with the WAL off, a crash must leave a
       // consistent point across column families, not one flushed ahead.
       Status s =
-          immutable_db_options_.atomic_flush
-              ? AtomicFlushMemTables(flush_options, FlushReason::kOthers,
-                                     /*provided_candidate_cfds=*/{},
-                                     /*entered_write_thread=*/true)
-              : FlushMemTable(cfd, flush_options, FlushReason::kOthers,
-                              /*entered_write_thread=*/true);
-      flushed_atomically = immutable_db_options_.atomic_flush;
+          db.immutable_db_options_.atomic_flush
+              ? db.AtomicFlushMemTables(flush_options, FlushReason::kOthers,
+                                        /*provided_candidate_cfds=*/{},
+                                        /*entered_write_thread=*/true)
+              : db.FlushMemTable(cfd, flush_options, FlushReason::kOthers,
+                                 /*entered_write_thread=*/true);
+      flushed_atomically = db.immutable_db_options_.atomic_flush;
       s.PermitUncheckedError();  // Retried on the next period.
-      if (two_write_queues_) {
-        nonmem_write_thread_.ExitUnbatched(&nonmem_w);
+      if (db.two_write_queues_) {
+        db.nonmem_write_thread_.ExitUnbatched(&nonmem_w);
       }
-      write_thread_.ExitUnbatched(&w);
+      db.write_thread_.ExitUnbatched(&w);
     }
-    TEST_SYNC_POINT_CALLBACK("TombstoneDeadlineTimer:FlushAttempted",
-                             &entered);
-    InstrumentedMutexLock l(&mutex_);
+    TEST_SYNC_POINT_CALLBACK("TombstoneDeadlineTimer:FlushAttempted", &entered);
+    InstrumentedMutexLock l(&db.mutex_);
     cfd->UnrefAndTryDelete();
   }
 }

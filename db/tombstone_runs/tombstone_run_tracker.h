@@ -6,7 +6,7 @@
 // key between them. When a run of at least `threshold` tombstones ends, the
 // tracker hands [first, end) to the DB, which inserts a range tombstone at
 // the iterator's read sequence into the mutable memtable (see
-// read_path_range_tombstones.cc for the guards that make that safe). The
+// tombstone_run_conversion.cc for the guards that make that safe). The
 // tombstone is logically redundant: every key it covers was already deleted
 // at that sequence number, so no read at any sequence changes.
 //
@@ -16,7 +16,7 @@
 // of every step and needs no invalidation on seeks or direction changes.
 //
 // The tracker only proves runs; what becomes of one is the DB's business
-// (read_path_range_tombstones.h): inserted at once when the write thread is
+// (tombstone_run_conversion.h): inserted at once when the write thread is
 // free, handed to the next write group when it is busy, so that a reader
 // never waits for a writer, and counted either way.
 
@@ -97,8 +97,8 @@ class TombstoneRunTracker {
   }
 
  private:
-  // Hands [start, end) to DBImpl::InsertReadPathRangeTombstone (defined in
-  // read_path_range_tombstones.cc).
+  // Hands [start, end) to TombstoneRunInserter
+  // (tombstone_run_conversion.h).
   void Convert(const Slice& start, const Slice& end, SequenceNumber seq);
 
   uint32_t threshold_ = 0;

@@ -152,8 +152,8 @@ class DbUnderTest {
       }
       if (deleted_later) continue;
       PinnableSlice value;
-      Status s = db_->Get(ReadOptions(), db_->DefaultColumnFamily(), w.key,
-                          &value);
+      Status s =
+          db_->Get(ReadOptions(), db_->DefaultColumnFamily(), w.key, &value);
       if (!s.ok()) {
         return "concurrent writer's key " + w.key + " lost: " + s.ToString();
       }
@@ -235,8 +235,8 @@ class DbUnderTest {
       case OpKind::kSingleDelete:
         return db_->SingleDelete(wo, op.key);
       case OpKind::kDeleteRange: {
-        Status s = db_->DeleteRange(wo, db_->DefaultColumnFamily(), op.key,
-                                    op.key2);
+        Status s =
+            db_->DeleteRange(wo, db_->DefaultColumnFamily(), op.key, op.key2);
         // Writer keys this may have covered are no longer expected.
         range_deletes_.emplace_back(op.key, op.key2);
         range_deletes_done_.store(range_deletes_.size());
@@ -333,8 +333,8 @@ class DbUnderTest {
     }
     if (s.ok()) s = writer.Finish();
     if (s.ok()) {
-      s = db_->IngestExternalFile({file},
-                                  ROCKSDB_NAMESPACE::IngestExternalFileOptions());
+      s = db_->IngestExternalFile(
+          {file}, ROCKSDB_NAMESPACE::IngestExternalFileOptions());
     }
     options_.env->DeleteFile(file).PermitUncheckedError();
     return s;
@@ -394,7 +394,7 @@ class DbUnderTest {
   };
   std::thread writer_;
   std::atomic<bool> stop_writer_{false};
-  std::shared_mutex db_mu_;  // the writer vs. reopen
+  std::shared_mutex db_mu_;          // the writer vs. reopen
   std::vector<WrittenKey> written_;  // the writer thread's only
   std::vector<std::pair<std::string, std::string>> range_deletes_;
   std::atomic<size_t> range_deletes_done_{0};

@@ -16,7 +16,7 @@
 #include <mutex>
 #include <thread>
 
-#include "db/tombstone_runs/read_path_range_tombstones.h"
+#include "db/tombstone_runs/tombstone_run_conversion.h"
 #include "tools/stress/lodestone_stress.h"
 #include "tools/stress/lodestone_stress_internal.h"
 
@@ -94,9 +94,8 @@ class Reporter {
             t(CRAFT_FILTER_FALSE_POSITIVE), c(n.short_bounds), at, when);
     // Why runs were discarded: every DB of the process, whatever its
     // statistics (docs/tombstone_runs.md).
-    const ReadPathRangeTombstoneCounts conv =
-        GetReadPathRangeTombstoneCountsInProcess();
-    auto why = [&conv](ReadPathRangeTombstoneOutcome o) {
+    const TombstoneRunCounts conv = GetTombstoneRunCountsInProcess();
+    auto why = [&conv](TombstoneRunOutcome o) {
       return static_cast<unsigned long long>(
           conv.by_outcome[static_cast<int>(o)]);
     };
@@ -107,20 +106,19 @@ class Reporter {
             "write_thread_busy=%llu at=%.0f when=%s\n",
             t(READ_PATH_RANGE_TOMBSTONES_INSERTED),
             t(READ_PATH_RANGE_TOMBSTONES_DISCARDED),
-            why(ReadPathRangeTombstoneOutcome::kSuperVersionChanged),
-            why(ReadPathRangeTombstoneOutcome::kOlderThanMemtable),
-            why(ReadPathRangeTombstoneOutcome::kNotAdded),
-            why(ReadPathRangeTombstoneOutcome::kStopped),
-            why(ReadPathRangeTombstoneOutcome::kPushedOut),
-            why(ReadPathRangeTombstoneOutcome::kWriteThreadBusy), at, when);
+            why(TombstoneRunOutcome::kSuperVersionChanged),
+            why(TombstoneRunOutcome::kOlderThanMemtable),
+            why(TombstoneRunOutcome::kNotAdded),
+            why(TombstoneRunOutcome::kStopped),
+            why(TombstoneRunOutcome::kPushedOut),
+            why(TombstoneRunOutcome::kWriteThreadBusy), at, when);
     fprintf(stdout,
             "lodestone: initial_put puts=%llu failed=%llu txn_puts=%llu "
             "chains_pruned=%llu pruned_early=%llu reached_bottommost=%llu "
             "at=%.0f when=%s\n",
             c(n.initial_puts), c(n.initial_put_errors), c(n.txn_initial_puts),
-            t(INITIAL_CHAINS_PRUNED),
-            t(TOMBSTONES_PRUNED_EARLY), t(TOMBSTONES_REACHED_BOTTOMMOST), at,
-            when);
+            t(INITIAL_CHAINS_PRUNED), t(TOMBSTONES_PRUNED_EARLY),
+            t(TOMBSTONES_REACHED_BOTTOMMOST), at, when);
     fprintf(stdout,
             "lodestone: initial_put_contract violations=%llu probes=%llu "
             "refused=%llu inconclusive=%llu at=%.0f when=%s\n",

@@ -6,7 +6,7 @@
 
 #include "cache/location/location_cache_impl.h"
 #include "db/column_family.h"
-#include "db/tombstone_runs/read_path_range_tombstones.h"
+#include "db/tombstone_runs/tombstone_run_conversion.h"
 #include "db/version_set.h"
 #include "rocksdb/system_clock.h"
 #include "table/block_based/block_based_table_reader.h"
@@ -231,8 +231,8 @@ bool GetLodestoneProperty(ColumnFamilyData* cfd, const Slice& name,
     *value = CraftFilterReport(cfd);
     return true;
   }
-  if (name == kReadPathRangeTombstonesProperty) {
-    *value = ReadPathRangeTombstonesReport(cfd);
+  if (name == kTombstoneRunsProperty) {
+    *value = TombstoneRunsReport(cfd);
     return true;
   }
   return false;

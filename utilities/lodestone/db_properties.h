@@ -8,7 +8,7 @@
 //       the tombstone-aware picker's options, candidates (best first) and
 //       the time until the next tombstone becomes overdue.
 //
-//   rocksdb.lodestone.read-path-range-tombstones
+//   rocksdb.lodestone.tombstone-runs
 //       scan-time tombstone-run conversion: the option's value, range
 //       tombstones inserted and attempts discarded by this column family.
 //

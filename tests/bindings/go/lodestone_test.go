@@ -42,7 +42,7 @@ func TestOptionsStringReachesTheDB(t *testing.T) {
 	if !strings.Contains(cache, "capacity") {
 		t.Fatalf("location cache property: %q", cache)
 	}
-	conv := db.GetProperty("rocksdb.lodestone.read-path-range-tombstones")
+	conv := db.GetProperty("rocksdb.lodestone.tombstone-runs")
 	if !strings.Contains(conv, "min_tombstones_for_range_conversion: 4") {
 		t.Fatalf("conversion property: %q", conv)
 	}
@@ -85,7 +85,7 @@ func TestFeaturesWorkFromGo(t *testing.T) {
 	if n != 50 {
 		t.Fatalf("scan saw %d keys, want 50", n)
 	}
-	conv := db.GetProperty("rocksdb.lodestone.read-path-range-tombstones")
+	conv := db.GetProperty("rocksdb.lodestone.tombstone-runs")
 	if !strings.Contains(conv, "inserted: 1\n") {
 		t.Fatalf("no run converted: %q", conv)
 	}

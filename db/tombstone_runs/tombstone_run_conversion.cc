@@ -30,7 +30,7 @@
 // queued or running (WriteThread::TryEnterUnbatched, patch 0027). Otherwise
 // the run is handed off: kept, with the SuperVersion number and sequence
 // number it was proven at, until the next write group's leader inserts it
-// (InsertHandedOffReadPathRangeTombstones, patch 0033) with the same checks,
+// (InsertHandedOffTombstoneRuns, patch 0033) with the same checks,
 // while it is the DB's only memtable writer. A busy write thread is exactly
 // when a leader is about to come, so under write load most runs go in there;
 // without the handoff nearly all of them were lost. Under two_write_queues
@@ -40,7 +40,7 @@
 // The tombstone does not go to the WAL: after a crash it is simply gone,
 // which changes no result either.
 
-#include "db/tombstone_runs/read_path_range_tombstones.h"
+#include "db/tombstone_runs/tombstone_run_conversion.h"
 
 #include <atomic>
 #include <cinttypes>
@@ -60,8 +60,7 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-const char* const kReadPathRangeTombstonesProperty =
-    "rocksdb.lodestone.read-path-range-tombstones";
+const char* const kTombstoneRunsProperty = "rocksdb.lodestone.tombstone-runs";
 
 namespace {
 
@@ -74,7 +73,7 @@ struct HandedOffRun {
 };
 
 struct FamilyState {
-  ReadPathRangeTombstoneCounts counts;
+  TombstoneRunCounts counts;
   DBImpl* db = nullptr;  // Set with the first handed-off run.
   std::deque<HandedOffRun> waiting;
 };
@@ -83,7 +82,7 @@ struct FamilyState {
 struct Registry {
   std::mutex mu;
   std::unordered_map<const ColumnFamilyData*, FamilyState> families;
-  ReadPathRangeTombstoneCounts process_counts;
+  TombstoneRunCounts process_counts;
   // Runs waiting in any family: the write path's fast check.
   std::atomic<size_t> waiting_runs{0};
 };
@@ -93,12 +92,12 @@ Registry& GetRegistry() {
   return *registry;
 }
 
-using Outcome = ReadPathRangeTombstoneOutcome;
+using Outcome = TombstoneRunOutcome;
 
 // REQUIRES: the registry's mutex held.
 void CountLocked(Registry& r, FamilyState& family, Outcome outcome,
                  uint64_t n) {
-  for (ReadPathRangeTombstoneCounts* c : {&family.counts, &r.process_counts}) {
+  for (TombstoneRunCounts* c : {&family.counts, &r.process_counts}) {
     (outcome == Outcome::kInserted ? c->inserted : c->discarded) += n;
     c->by_outcome[static_cast<int>(outcome)] += n;
   }
@@ -207,22 +206,20 @@ Outcome AddToMutableMemtable(ColumnFamilyData* cfd,
 
 }  // namespace
 
-ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
-    const ColumnFamilyData* cfd) {
+TombstoneRunCounts GetTombstoneRunCounts(const ColumnFamilyData* cfd) {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> l(r.mu);
   auto it = r.families.find(cfd);
-  return it == r.families.end() ? ReadPathRangeTombstoneCounts()
-                                : it->second.counts;
+  return it == r.families.end() ? TombstoneRunCounts() : it->second.counts;
 }
 
-ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCountsInProcess() {
+TombstoneRunCounts GetTombstoneRunCountsInProcess() {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> l(r.mu);
   return r.process_counts;
 }
 
-void ForgetReadPathRangeTombstones(const ColumnFamilyData* cfd) {
+void ForgetTombstoneRuns(const ColumnFamilyData* cfd) {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> l(r.mu);
   auto it = r.families.find(cfd);
@@ -233,7 +230,7 @@ void ForgetReadPathRangeTombstones(const ColumnFamilyData* cfd) {
   }
 }
 
-void InsertHandedOffReadPathRangeTombstones(DBImpl* db) {
+void InsertHandedOffTombstoneRuns(DBImpl* db) {
   Registry& r = GetRegistry();
   if (r.waiting_runs.load(std::memory_order_relaxed) == 0) {
     return;
@@ -265,32 +262,32 @@ void InsertHandedOffReadPathRangeTombstones(DBImpl* db) {
     if (live != cfd) {
       continue;  // Its counts went with it.
     }
-    const Outcome outcome = AddToMutableMemtable(
-        live, run.super_version_number, run.seq, run.start, run.end);
+    const Outcome outcome = AddToMutableMemtable(live, run.super_version_number,
+                                                 run.seq, run.start, run.end);
     Account(db, live, outcome);
     if (outcome == Outcome::kInserted) {
-      TEST_SYNC_POINT("InsertHandedOffReadPathRangeTombstones:Inserted");
+      TEST_SYNC_POINT("InsertHandedOffTombstoneRuns:Inserted");
     }
   }
 }
 
-std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd) {
-  ReadPathRangeTombstoneCounts c = GetReadPathRangeTombstoneCounts(cfd);
+std::string TombstoneRunsReport(ColumnFamilyData* cfd) {
+  TombstoneRunCounts c = GetTombstoneRunCounts(cfd);
   auto n = [&c](Outcome o) { return c.by_outcome[static_cast<int>(o)]; };
   char buf[512];
-  snprintf(buf, sizeof(buf),
-           "min_tombstones_for_range_conversion: %" PRIu32
-           "\ninserted: %" PRIu64 "\ndiscarded: %" PRIu64
-           "\ndiscarded.superversion_changed: %" PRIu64
-           "\ndiscarded.older_than_memtable: %" PRIu64
-           "\ndiscarded.not_added: %" PRIu64 "\ndiscarded.stopped: %" PRIu64
-           "\ndiscarded.pushed_out: %" PRIu64
-           "\ndiscarded.write_thread_busy: %" PRIu64 "\n",
-           cfd->GetLatestMutableCFOptions()->min_tombstones_for_range_conversion,
-           c.inserted, c.discarded, n(Outcome::kSuperVersionChanged),
-           n(Outcome::kOlderThanMemtable), n(Outcome::kNotAdded),
-           n(Outcome::kStopped), n(Outcome::kPushedOut),
-           n(Outcome::kWriteThreadBusy));
+  snprintf(
+      buf, sizeof(buf),
+      "min_tombstones_for_range_conversion: %" PRIu32 "\ninserted: %" PRIu64
+      "\ndiscarded: %" PRIu64 "\ndiscarded.superversion_changed: %" PRIu64
+      "\ndiscarded.older_than_memtable: %" PRIu64
+      "\ndiscarded.not_added: %" PRIu64 "\ndiscarded.stopped: %" PRIu64
+      "\ndiscarded.pushed_out: %" PRIu64
+      "\ndiscarded.write_thread_busy: %" PRIu64 "\n",
+      cfd->GetLatestMutableCFOptions()->min_tombstones_for_range_conversion,
+      c.inserted, c.discarded, n(Outcome::kSuperVersionChanged),
+      n(Outcome::kOlderThanMemtable), n(Outcome::kNotAdded),
+      n(Outcome::kStopped), n(Outcome::kPushedOut),
+      n(Outcome::kWriteThreadBusy));
   return buf;
 }
 
@@ -301,54 +298,52 @@ void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
     return;
   }
   // Inserted, handed off or discarded: the DB counts whichever it was.
-  target_.db
-      ->InsertReadPathRangeTombstone(target_.cfd,
-                                     target_.super_version_number, seq, start,
-                                     end)
+  TombstoneRunInserter(target_.db)
+      .Insert(target_.cfd, target_.super_version_number, seq, start, end)
       .PermitUncheckedError();
 }
 
-Status DBImpl::InsertReadPathRangeTombstone(ColumnFamilyData* cfd,
-                                            uint64_t super_version_number,
-                                            SequenceNumber seq,
-                                            const Slice& start,
-                                            const Slice& end) {
+Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
+                                    uint64_t super_version_number,
+                                    SequenceNumber seq, const Slice& start,
+                                    const Slice& end) {
   // A reader never waits for writers: enter the write thread(s) only if
   // nobody is writing, stalled or holding LockWAL(). Stopped writes mean
   // LockWAL() or a stall: the DB's state is meant to stay as it is.
   WriteThread::Writer w;
   WriteThread::Writer nonmem_w;
   bool entered = false;
-  if (!write_controller_.IsStopped() && write_thread_.TryEnterUnbatched(&w)) {
-    entered = !two_write_queues_ ||
-              nonmem_write_thread_.TryEnterUnbatched(&nonmem_w);
+  if (!db_->write_controller_.IsStopped() &&
+      db_->write_thread_.TryEnterUnbatched(&w)) {
+    entered = !db_->two_write_queues_ ||
+              db_->nonmem_write_thread_.TryEnterUnbatched(&nonmem_w);
     if (!entered) {
-      write_thread_.ExitUnbatched(&w);  // A WAL-only writer is queued.
+      db_->write_thread_.ExitUnbatched(&w);  // A WAL-only writer is queued.
     }
   }
   if (!entered) {
-    if (two_write_queues_) {
-      Account(this, cfd, Outcome::kWriteThreadBusy);
+    if (db_->two_write_queues_) {
+      Account(db_, cfd, Outcome::kWriteThreadBusy);
       return Status::Busy("write thread busy");
     }
-    HandOff(this, cfd, super_version_number, seq, start, end);
+    HandOff(db_, cfd, super_version_number, seq, start, end);
     return Status::Incomplete("handed off to the next write group");
   }
   Outcome outcome;
   {
     // As in a memtable switch: write thread first, then the DB mutex,
     // which no holder keeps while it waits for the write thread.
-    InstrumentedMutexLock l(&mutex_);
-    outcome = error_handler_.IsDBStopped()
-                  ? Outcome::kStopped
-                  : AddToMutableMemtable(cfd, super_version_number, seq,
-                                         start, end);
+    InstrumentedMutexLock l(&db_->mutex_);
+    outcome =
+        db_->error_handler_.IsDBStopped()
+            ? Outcome::kStopped
+            : AddToMutableMemtable(cfd, super_version_number, seq, start, end);
   }
-  if (two_write_queues_) {
-    nonmem_write_thread_.ExitUnbatched(&nonmem_w);
+  if (db_->two_write_queues_) {
+    db_->nonmem_write_thread_.ExitUnbatched(&nonmem_w);
   }
-  write_thread_.ExitUnbatched(&w);
-  Account(this, cfd, outcome);
+  db_->write_thread_.ExitUnbatched(&w);
+  Account(db_, cfd, outcome);
   return outcome == Outcome::kInserted ? Status::OK()
                                        : Status::Aborted("run discarded");
 }

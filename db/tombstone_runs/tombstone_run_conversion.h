@@ -3,13 +3,13 @@
 // tombstone_run_tracker.h): inserting a proven run as a range tombstone,
 // handing it to the write path when the write thread is busy, and the
 // per-column-family counts behind the DB property
-// rocksdb.lodestone.read-path-range-tombstones (the statistics tickers
-// READ_PATH_RANGE_TOMBSTONES_{INSERTED,DISCARDED} count the same events
+// rocksdb.lodestone.tombstone-runs (the statistics tickers
+// TOMBSTONE_RUNS_{INSERTED,DISCARDED} count the same events
 // DB-wide, when statistics are on).
 //
-// A run is inserted by DBImpl::InsertReadPathRangeTombstone when the write
-// thread is free, or else handed off: kept in a small per-family list that
-// the next write group's leader drains (InsertHandedOffReadPathRangeTombstones)
+// A run is inserted by TombstoneRunInserter when the write thread
+// is free, or else handed off: kept in a small per-family list that
+// the next write group's leader drains (InsertHandedOffTombstoneRuns)
 // while it is the DB's only memtable writer. Every run ends exactly once as
 // inserted or discarded, except runs still waiting when their column family
 // is destroyed, which are dropped uncounted.
@@ -19,17 +19,19 @@
 #include <cstdint>
 #include <string>
 
+#include "db/dbformat.h"
 #include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/status.h"
 
 namespace ROCKSDB_NAMESPACE {
 
 class ColumnFamilyData;
 class DBImpl;
 
-extern const char* const kReadPathRangeTombstonesProperty;
+extern const char* const kTombstoneRunsProperty;
 
 // What became of a proven run.
-enum class ReadPathRangeTombstoneOutcome {
+enum class TombstoneRunOutcome {
   kInserted,
   // Discarded:
   kSuperVersionChanged,  // a flush, compaction or ingestion since the read
@@ -41,28 +43,47 @@ enum class ReadPathRangeTombstoneOutcome {
   kCount
 };
 
-struct ReadPathRangeTombstoneCounts {
+struct TombstoneRunCounts {
   uint64_t inserted = 0;
   uint64_t discarded = 0;  // The sum of by_outcome[k] for every discard.
-  uint64_t by_outcome[static_cast<int>(ReadPathRangeTombstoneOutcome::kCount)] =
-      {};
+  uint64_t by_outcome[static_cast<int>(TombstoneRunOutcome::kCount)] = {};
+};
+
+// Puts a run into a DB's mutable memtable without waiting for writers. The
+// one piece of Lodestone that enters DBImpl's write thread for a reader;
+// DBImpl names it a friend (patch 0017) for its write thread(s), write
+// controller, error handler and mutex.
+class TombstoneRunInserter {
+ public:
+  explicit TombstoneRunInserter(DBImpl* db) : db_(db) {}
+
+  // Inserts the range tombstone [start, end) at `seq` into the mutable
+  // memtable of `cfd` (no WAL record) if its SuperVersion is still
+  // `super_version_number`; when writers are busy, hands it to the next
+  // write group instead (Incomplete), or under two_write_queues discards it
+  // (Busy). Every run is counted as inserted or discarded. Never blocks on
+  // a writer; takes the DB mutex only after entering the write thread.
+  Status Insert(ColumnFamilyData* cfd, uint64_t super_version_number,
+                SequenceNumber seq, const Slice& start, const Slice& end);
+
+ private:
+  DBImpl* const db_;
 };
 
 // The most runs one column family keeps waiting for a write group; a newer
 // run pushes out the oldest, which is counted as discarded.
 constexpr size_t kMaxHandedOffRunsPerColumnFamily = 8;
 
-ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCounts(
-    const ColumnFamilyData* cfd);
+TombstoneRunCounts GetTombstoneRunCounts(const ColumnFamilyData* cfd);
 
 // The counts of every column family of every DB this process opened, since
 // it started (db_stress reports why runs were discarded).
-ReadPathRangeTombstoneCounts GetReadPathRangeTombstoneCountsInProcess();
+TombstoneRunCounts GetTombstoneRunCountsInProcess();
 
 // Drops a column family's counts and waiting runs; ~ColumnFamilyData calls
 // it with the DB mutex held (patch 0024), so that a family allocated later
 // at the same address starts from nothing.
-void ForgetReadPathRangeTombstones(const ColumnFamilyData* cfd);
+void ForgetTombstoneRuns(const ColumnFamilyData* cfd);
 
 // Inserts the runs handed off for `db` whose column family's SuperVersion
 // is still the one their iterator read; discards the others.
@@ -73,10 +94,10 @@ void ForgetReadPathRangeTombstones(const ColumnFamilyData* cfd);
 // group's leader before its inserts); DB mutex not held. Never called under
 // two_write_queues, where nothing is handed off.
 // Costs one relaxed atomic load while no run waits anywhere in the process.
-void InsertHandedOffReadPathRangeTombstones(DBImpl* db);
+void InsertHandedOffTombstoneRuns(DBImpl* db);
 
 // The option's current value, "inserted: N", "discarded: M" and a line per
 // reason for discarding.
-std::string ReadPathRangeTombstonesReport(ColumnFamilyData* cfd);
+std::string TombstoneRunsReport(ColumnFamilyData* cfd);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -2,23 +2,24 @@
 // (min_tombstones_for_range_conversion): what gets converted, what is
 // refused, and that no read at any sequence number changes.
 
+#include "db/tombstone_runs/tombstone_run_conversion.h"
+
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <thread>
 
 #include "db/db_test_util.h"
-#include "db/tombstone_runs/read_path_range_tombstones.h"
 #include "db/write_controller.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/sst_file_writer.h"
 
 namespace ROCKSDB_NAMESPACE {
 
-class ReadPathRangeTombstoneTest : public DBTestBase {
+class TombstoneRunConversionTest : public DBTestBase {
  public:
-  ReadPathRangeTombstoneTest()
-      : DBTestBase("read_path_range_tombstone_test", /*env_do_fsync=*/false) {}
+  TombstoneRunConversionTest()
+      : DBTestBase("tombstone_run_conversion_test", /*env_do_fsync=*/false) {}
 
  protected:
   static std::string Key(int i) {
@@ -130,8 +131,8 @@ class ReadPathRangeTombstoneTest : public DBTestBase {
                                         const std::function<void()>& release,
                                         std::vector<std::string>* keys) {
     std::atomic<bool> stalled{false};
-    SyncPoint::GetInstance()->SetCallBack(
-        "DBImpl::DelayWrite:Wait", [&](void*) { stalled.store(true); });
+    SyncPoint::GetInstance()->SetCallBack("DBImpl::DelayWrite:Wait",
+                                          [&](void*) { stalled.store(true); });
     SyncPoint::GetInstance()->EnableProcessing();
     std::thread writer([&] { ASSERT_OK(Put("zzz", "stalled")); });
     while (!stalled.load()) {
@@ -149,15 +150,15 @@ class ReadPathRangeTombstoneTest : public DBTestBase {
 };
 
 // Parameter: the write mode (Open).
-class ReadPathRangeTombstoneWriteModeTest
-    : public ReadPathRangeTombstoneTest,
+class TombstoneRunConversionWriteModeTest
+    : public TombstoneRunConversionTest,
       public testing::WithParamInterface<int> {};
 
-class ReadPathRangeTombstoneDirectionTest
-    : public ReadPathRangeTombstoneTest,
+class TombstoneRunConversionDirectionTest
+    : public TombstoneRunConversionTest,
       public testing::WithParamInterface<bool> {};
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, ConvertsARunOnce) {
+TEST_P(TombstoneRunConversionDirectionTest, ConvertsARunOnce) {
   const bool forward = GetParam();
   Open(8);
   const Snapshot* before = db_->GetSnapshot();
@@ -202,7 +203,7 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, ConvertsARunOnce) {
   db_->ReleaseSnapshot(after_deletes);
 }
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, ShortRunsAreLeftAlone) {
+TEST_P(TombstoneRunConversionDirectionTest, ShortRunsAreLeftAlone) {
   const bool forward = GetParam();
   Open(8);
   FillAndDelete(100, 10, 17);  // 7 tombstones
@@ -211,7 +212,7 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, ShortRunsAreLeftAlone) {
   EXPECT_EQ(RangeTombstones(), 0);
 }
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, RunInterruptedByALiveKeyBelow) {
+TEST_P(TombstoneRunConversionDirectionTest, RunInterruptedByALiveKeyBelow) {
   // A live key in an older file splits what the memtable shows as one run.
   const bool forward = GetParam();
   Open(4);
@@ -235,7 +236,7 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, RunInterruptedByALiveKeyBelow) {
   EXPECT_EQ(Scan(forward, ReadOptions()), expected);
 }
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, RunEndingAtTheEdgeOfData) {
+TEST_P(TombstoneRunConversionDirectionTest, RunEndingAtTheEdgeOfData) {
   // No live key past the run: the last key examined bounds it.
   const bool forward = GetParam();
   Open(4);
@@ -251,7 +252,7 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, RunEndingAtTheEdgeOfData) {
   EXPECT_LE(skipped, 2u);
 }
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, BoundsLimitTheRun) {
+TEST_P(TombstoneRunConversionDirectionTest, BoundsLimitTheRun) {
   const bool forward = GetParam();
   Open(4);
   FillAndDelete(100, 10, 50);
@@ -276,7 +277,7 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, BoundsLimitTheRun) {
   EXPECT_LE(skipped, 2u);
 }
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, SnapshotOlderThanTheMemtable) {
+TEST_P(TombstoneRunConversionDirectionTest, SnapshotOlderThanTheMemtable) {
   const bool forward = GetParam();
   Open(4);
   FillAndDelete(100, 10, 50);
@@ -291,7 +292,7 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, SnapshotOlderThanTheMemtable) {
   db_->ReleaseSnapshot(snap);
 }
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, FlushAfterTheIteratorStarted) {
+TEST_P(TombstoneRunConversionDirectionTest, FlushAfterTheIteratorStarted) {
   const bool forward = GetParam();
   Open(4);
   FillAndDelete(100, 10, 50);
@@ -312,7 +313,7 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, FlushAfterTheIteratorStarted) {
   EXPECT_EQ(Inserted(), 1u);
 }
 
-TEST_P(ReadPathRangeTombstoneDirectionTest, IngestionAfterTheIteratorStarted) {
+TEST_P(TombstoneRunConversionDirectionTest, IngestionAfterTheIteratorStarted) {
   // An ingested file lands below the memtable with a sequence number the
   // iterator never saw: the conversion must be refused.
   const bool forward = GetParam();
@@ -342,13 +343,13 @@ TEST_P(ReadPathRangeTombstoneDirectionTest, IngestionAfterTheIteratorStarted) {
   EXPECT_EQ(Get(Key(20) + "i"), "ingested");
 }
 
-INSTANTIATE_TEST_CASE_P(Direction, ReadPathRangeTombstoneDirectionTest,
+INSTANTIATE_TEST_CASE_P(Direction, TombstoneRunConversionDirectionTest,
                         testing::Bool(),
                         [](const testing::TestParamInfo<bool>& param_info) {
                           return param_info.param ? "Forward" : "Reverse";
                         });
 
-TEST_F(ReadPathRangeTombstoneTest, MixedDeleteKinds) {
+TEST_F(TombstoneRunConversionTest, MixedDeleteKinds) {
   Open(4);
   for (int i = 0; i < 40; i++) {
     ASSERT_OK(Put(Key(i), "v"));
@@ -364,23 +365,24 @@ TEST_F(ReadPathRangeTombstoneTest, MixedDeleteKinds) {
   EXPECT_EQ(Scan(true, ReadOptions()), Expected(40, 10, 30));
 }
 
-TEST_F(ReadPathRangeTombstoneTest, SetOptionsTogglesIt) {
+TEST_F(TombstoneRunConversionTest, SetOptionsTogglesIt) {
   Open(0);
   FillAndDelete(100, 10, 20);
   EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 20));
   EXPECT_EQ(Inserted(), 0u);
 
-  ASSERT_OK(dbfull()->SetOptions({{"min_tombstones_for_range_conversion", "5"}}));
+  ASSERT_OK(
+      dbfull()->SetOptions({{"min_tombstones_for_range_conversion", "5"}}));
   EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 20));
   EXPECT_EQ(Inserted(), 1u);
   std::string prop;
-  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
-                               &prop));
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
   EXPECT_NE(prop.find("min_tombstones_for_range_conversion: 5"),
             std::string::npos);
   EXPECT_NE(prop.find("inserted: 1"), std::string::npos);
 
-  ASSERT_OK(dbfull()->SetOptions({{"min_tombstones_for_range_conversion", "0"}}));
+  ASSERT_OK(
+      dbfull()->SetOptions({{"min_tombstones_for_range_conversion", "0"}}));
   for (int i = 60; i < 80; i++) {
     ASSERT_OK(Delete(Key(i)));
   }
@@ -389,7 +391,7 @@ TEST_F(ReadPathRangeTombstoneTest, SetOptionsTogglesIt) {
   EXPECT_EQ(Discarded(), 0u);
 }
 
-TEST_F(ReadPathRangeTombstoneTest, ReadsThatMayHideKeysNeverConvert) {
+TEST_F(TombstoneRunConversionTest, ReadsThatMayHideKeysNeverConvert) {
   options_ = CurrentOptions();
   options_.create_if_missing = true;
   options_.disable_auto_compactions = true;
@@ -433,14 +435,13 @@ TEST_F(ReadPathRangeTombstoneTest, ReadsThatMayHideKeysNeverConvert) {
   EXPECT_EQ(Inserted(), 1u);
 }
 
-TEST_P(ReadPathRangeTombstoneWriteModeTest, ConcurrentWritersIntoTheRun) {
+TEST_P(TombstoneRunConversionWriteModeTest, ConcurrentWritersIntoTheRun) {
   // Writers keep putting keys into deleted runs while readers scan and
   // convert. Every acknowledged write must stay visible.
   Open(2, GetParam());
   std::atomic<int> handed_off_inserted{0};
-  SyncPoint::GetInstance()->SetCallBack(
-      "InsertHandedOffReadPathRangeTombstones:Inserted",
-      [&](void*) { handed_off_inserted++; });
+  SyncPoint::GetInstance()->SetCallBack("InsertHandedOffTombstoneRuns:Inserted",
+                                        [&](void*) { handed_off_inserted++; });
   SyncPoint::GetInstance()->EnableProcessing();
   const int kKeys = 400;
   for (int i = 0; i < kKeys; i++) {
@@ -458,8 +459,8 @@ TEST_P(ReadPathRangeTombstoneWriteModeTest, ConcurrentWritersIntoTheRun) {
   std::thread writer([&] {
     Random rnd(301);
     for (int n = 0; n < 3000; n++) {
-      std::string k = Key(static_cast<int>(rnd.Uniform(kKeys))) + "w" +
-                      std::to_string(n);
+      std::string k =
+          Key(static_cast<int>(rnd.Uniform(kKeys))) + "w" + std::to_string(n);
       ASSERT_OK(db_->Put(WriteOptions(), k, "w"));
       written.store(n + 1);
       if (n % 1000 == 999) {
@@ -503,8 +504,8 @@ TEST_P(ReadPathRangeTombstoneWriteModeTest, ConcurrentWritersIntoTheRun) {
   auto check_writes = [&] {
     Random rnd(301);
     for (int n = 0; n < written.load(); n++) {
-      std::string k = Key(static_cast<int>(rnd.Uniform(kKeys))) + "w" +
-                      std::to_string(n);
+      std::string k =
+          Key(static_cast<int>(rnd.Uniform(kKeys))) + "w" + std::to_string(n);
       EXPECT_EQ(Get(k), "w") << k;
       if (n % 97 == 0) {
         rnd.Uniform(kKeys);  // the writer's Delete
@@ -517,13 +518,13 @@ TEST_P(ReadPathRangeTombstoneWriteModeTest, ConcurrentWritersIntoTheRun) {
   check_writes();
 }
 
-INSTANTIATE_TEST_CASE_P(WriteModes, ReadPathRangeTombstoneWriteModeTest,
+INSTANTIATE_TEST_CASE_P(WriteModes, TombstoneRunConversionWriteModeTest,
                         testing::Values(0, 1, 2, 3));
 
 // Regression (issue 18, defect 1): a file ingested behind lands below every
 // sequence number, inside the gaps of a converted run; the synthesized
 // tombstone hid its keys. DBs that allow ingest-behind never convert.
-TEST_F(ReadPathRangeTombstoneTest, IngestBehindKeysSurviveARun) {
+TEST_F(TombstoneRunConversionTest, IngestBehindKeysSurviveARun) {
   options_ = CurrentOptions();
   options_.create_if_missing = true;
   options_.statistics = CreateDBStatistics();
@@ -572,7 +573,7 @@ TEST_F(ReadPathRangeTombstoneTest, IngestBehindKeysSurviveARun) {
 // waited there behind a writer stalled by LockWAL() until UnlockWAL(); a
 // thread that held the lock and scanned deadlocked. Now the scan hands the
 // run to the next write group and goes on.
-TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForLockWAL) {
+TEST_F(TombstoneRunConversionTest, ConversionNeverWaitsForLockWAL) {
   Open(8);
   FillAndDelete(100, 10, 50);
   ASSERT_OK(db_->LockWAL());
@@ -594,7 +595,7 @@ TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForLockWAL) {
 
 // Regression (issue 18, defect 2): behind a write stall a scan that wanted
 // to convert waited until the stall ended.
-TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForAWriteStall) {
+TEST_F(TombstoneRunConversionTest, ConversionNeverWaitsForAWriteStall) {
   Open(8);
   FillAndDelete(100, 10, 50);
   std::unique_ptr<WriteControllerToken> stop =
@@ -617,7 +618,7 @@ TEST_F(ReadPathRangeTombstoneTest, ConversionNeverWaitsForAWriteStall) {
 // A run refused for a busy write thread is handed to the next write group,
 // which inserts it if the iterator's SuperVersion is still current and
 // discards it otherwise.
-TEST_P(ReadPathRangeTombstoneWriteModeTest,
+TEST_P(TombstoneRunConversionWriteModeTest,
        BusyConversionHandedToTheNextWriteGroup) {
   if (GetParam() == 3) {
     ROCKSDB_GTEST_SKIP("nothing is handed off (TwoWriteQueuesDiscardABusyRun)");
@@ -656,17 +657,15 @@ TEST_P(ReadPathRangeTombstoneWriteModeTest,
   EXPECT_EQ(Discarded(), 1u);
   EXPECT_EQ(RangeTombstones(), 0);  // The flushed memtable held the first.
   std::string prop;
-  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
-                               &prop));
-  EXPECT_NE(prop.find("discarded.superversion_changed: 1\n"),
-            std::string::npos)
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
+  EXPECT_NE(prop.find("discarded.superversion_changed: 1\n"), std::string::npos)
       << prop;
   EXPECT_EQ(Scan(true, ReadOptions()).size(), 100u - 40u - 20u + 1u);
 }
 
 // A column family keeps at most kMaxHandedOffRunsPerColumnFamily runs; a
 // newer one pushes out the oldest, counted as discarded.
-TEST_F(ReadPathRangeTombstoneTest, HandedOffRunsAreBounded) {
+TEST_F(TombstoneRunConversionTest, HandedOffRunsAreBounded) {
   Open(2);
   const int runs = static_cast<int>(kMaxHandedOffRunsPerColumnFamily) + 3;
   // Runs of 2 deleted keys, each between two live ones: 0 live, 1-2 deleted.
@@ -684,14 +683,13 @@ TEST_F(ReadPathRangeTombstoneTest, HandedOffRunsAreBounded) {
   EXPECT_EQ(Inserted(), kMaxHandedOffRunsPerColumnFamily);
   EXPECT_EQ(Discarded(), 3u);
   std::string prop;
-  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
-                               &prop));
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
   EXPECT_NE(prop.find("discarded.pushed_out: 3\n"), std::string::npos) << prop;
 }
 
 // Iterators at one sequence number prove the same run; the waiting list
 // keeps one copy and counts the others as not added.
-TEST_F(ReadPathRangeTombstoneTest, DuplicateHandOffsKeepOneCopy) {
+TEST_F(TombstoneRunConversionTest, DuplicateHandOffsKeepOneCopy) {
   Open(8);
   FillAndDelete(100, 10, 50);
   std::unique_ptr<WriteControllerToken> stop =
@@ -700,8 +698,7 @@ TEST_F(ReadPathRangeTombstoneTest, DuplicateHandOffsKeepOneCopy) {
   EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
   stop.reset();
   std::string prop;
-  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
-                               &prop));
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
   EXPECT_NE(prop.find("discarded.not_added: 1\n"), std::string::npos) << prop;
   ASSERT_OK(Put("zzz", "v"));
   EXPECT_EQ(Inserted(), 1u);
@@ -710,7 +707,7 @@ TEST_F(ReadPathRangeTombstoneTest, DuplicateHandOffsKeepOneCopy) {
 
 // With two write queues a WAL-only writer could run beside the next
 // leader, so nothing is handed off: a busy write thread discards the run.
-TEST_F(ReadPathRangeTombstoneTest, TwoWriteQueuesDiscardABusyRun) {
+TEST_F(TombstoneRunConversionTest, TwoWriteQueuesDiscardABusyRun) {
   Open(8, /*write_mode=*/3);
   FillAndDelete(100, 10, 50);
   std::unique_ptr<WriteControllerToken> stop =
@@ -719,8 +716,7 @@ TEST_F(ReadPathRangeTombstoneTest, TwoWriteQueuesDiscardABusyRun) {
   stop.reset();
   EXPECT_EQ(Discarded(), 1u);
   std::string prop;
-  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.read-path-range-tombstones",
-                               &prop));
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
   EXPECT_NE(prop.find("discarded.write_thread_busy: 1\n"), std::string::npos)
       << prop;
   ASSERT_OK(Put("zzz", "v"));
@@ -730,7 +726,7 @@ TEST_F(ReadPathRangeTombstoneTest, TwoWriteQueuesDiscardABusyRun) {
   EXPECT_EQ(Inserted(), 1u);
 }
 
-TEST_F(ReadPathRangeTombstoneTest, OffByDefaultWritesNothing) {
+TEST_F(TombstoneRunConversionTest, OffByDefaultWritesNothing) {
   Options defaults;
   EXPECT_EQ(defaults.min_tombstones_for_range_conversion, 0u);
   Open(0);
