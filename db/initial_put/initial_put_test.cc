@@ -265,6 +265,27 @@ TEST_F(InitialPutTest, VerificationRejectsABadInitialPut) {
   EXPECT_EQ(Get("k"), "v3");
 }
 
+// Regression (crash test, seed 49003): with pipelined writes, a writer whose
+// check refused it still leads its group, whose WAL record (empty: nothing
+// in the group writes) is written; when that write failed, its error landed
+// on the refused writer, and upstream asserts that a writer with a failed
+// callback never carries another error (WriteThread::Writer::FinalStatus).
+// The write must fail and leave nothing behind, as without the fault.
+TEST_F(InitialPutTest, VerificationRefusalMeetsAFailedWalWrite) {
+  options_ = InitialOptions();
+  options_.verify_initial_puts = true;
+  options_.enable_pipelined_write = true;
+  options_.env = env_;
+  DestroyAndReopen(options_);
+  ASSERT_OK(db_->PutInitial(WriteOptions(), "k", "v"));
+  env_->log_write_error_.store(true, std::memory_order_release);
+  Status s = db_->PutInitial(WriteOptions(), "k", "again");
+  env_->log_write_error_.store(false, std::memory_order_release);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(Ticker(INITIAL_PUT_CONTRACT_VIOLATIONS), 1u);
+  EXPECT_EQ(Get("k"), "v");
+}
+
 // Regression (issue 18, defect 3): the check was a lookup before the write
 // joined its write group, so two writers could both find a key absent and
 // both write it; after a delete, compaction then pruned the newer chain and

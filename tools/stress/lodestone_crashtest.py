@@ -122,7 +122,11 @@ CONFIGS = {
         about="kill -9 with write, read and metadata faults and unsynced data loss"),
     "blackbox_nowal": dict(
         test_type="blackbox", flags=["--simple"], fixed={},
-        forced={"disable_wal": 1, "sync_fault_injection": lambda: random.choice([0, 1])},
+        # Upstream's sanitizing turns the WAL back on under in-place updates
+        # and user-defined timestamps kept only in memtables.
+        forced={"disable_wal": 1, "inplace_update_support": 0,
+                "persist_user_defined_timestamps": 1,
+                "sync_fault_injection": lambda: random.choice([0, 1])},
         about="kill -9 with the WAL disabled (atomic flush, expected state by trace)"),
     "blackbox_sync0": dict(
         test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 0},
