@@ -195,7 +195,12 @@ def made_progress(feature, progress, max_key=10000):
         # Probes are one in 20 or 100 puts of visible keys: a thousand
         # writes (deletes included) can hold none.
         "initial_put_contract": written >= 10000,
-        "tombstone_picks": written >= 1000 and compacted > 0,
+        # The leveled picker serves size-triggered work before density
+        # candidates, and a last-level file only once no snapshot needs its
+        # tombstones: a DB that faults slow down (seed 51002: 9,332 keys in
+        # an invocation, 27 MB compacted, no pick) can stay over its size
+        # targets the whole time.
+        "tombstone_picks": written >= 10000 and compacted > 0,
     }[feature]
 
 
