@@ -7,8 +7,9 @@
 //                  InitFileIterator(file)
 //                  table_iter->SetCraftSeekDecision(decision)
 //                  table_iter->Seek(target)
-// The table iterator's next Seek or SeekForPrev consumes the decision; only
-// a forward Seek uses it. A decision is only ever "maybe": a file the filter
+// The table iterator's next Seek or SeekForPrev takes the decision as it
+// starts, however that seek ends (a prefix filter's "no", an async read's
+// first pass); only a forward Seek uses it. A decision is only ever "maybe": a file the filter
 // proves empty gets no table iterator at all.
 
 #pragma once

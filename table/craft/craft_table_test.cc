@@ -11,14 +11,17 @@
 #include "db/db_test_util.h"
 #include "env/composite_env_wrapper.h"
 #include "file/random_access_file_reader.h"
+#include "options/cf_options.h"
 #include "rocksdb/craft_filter.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "table/block_based/block_based_table_builder.h"
 #include "table/craft/craft_file_inspection.h"
+#include "table/craft/craft_seek_decision.h"
 #include "table/craft/craft_table_writer.h"
 #include "table/meta_blocks.h"
+#include "table/table_builder.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -225,6 +228,72 @@ TEST_F(CraftTableTest, SstFileWriterTablesCarryAFilterAndStayReadable) {
     filtered += filter.RangeMayExist(lo, hi, loader) ? 0 : 1;
   }
   EXPECT_GT(filtered, empty * 9 / 10);
+}
+
+// Regression (crash test, seed 51005, prefix seeks with async reads): a
+// table iterator's seek could end (its prefix filter rejected the target,
+// or it was an async read's second pass) before it took the decision the
+// level iterator handed it, and a later seek of the same iterator then took
+// that stale decision as its own. Every seek takes what was handed before
+// it (craft_seek_decision.h).
+TEST_F(CraftTableTest, HandedDecisionNeverOutlivesItsSeek) {
+  Options options = CraftOptions(true, 1024, [](BlockBasedTableOptions* t) {
+    t->filter_policy.reset(NewBloomFilterPolicy(10));
+    t->whole_key_filtering = false;
+  });
+  options.prefix_extractor.reset(NewFixedPrefixTransform(2));
+  const std::string path = dir_ + "/prefix.sst";
+  {
+    SstFileWriter writer(EnvOptions(), options);
+    ASSERT_OK(writer.Open(path));
+    for (const char* prefix : {"a0", "c0"}) {
+      for (int i = 0; i < 100; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "%s%03d", prefix, i);
+        ASSERT_OK(writer.Put(key, "v"));
+      }
+    }
+    ASSERT_OK(writer.Finish());
+  }
+  const ImmutableOptions ioptions(options);
+  const InternalKeyComparator icmp(options.comparator);
+  const EnvOptions env_options;
+  std::unique_ptr<RandomAccessFileReader> file;
+  ASSERT_OK(RandomAccessFileReader::Create(options.env->GetFileSystem(), path,
+                                           FileOptions(env_options), &file,
+                                           nullptr));
+  uint64_t size = 0;
+  ASSERT_OK(options.env->GetFileSize(path, &size));
+  std::unique_ptr<TableReader> table;
+  ASSERT_OK(options.table_factory->NewTableReader(
+      TableReaderOptions(ioptions, options.prefix_extractor, env_options, icmp,
+                         /*block_protection_bytes_per_key=*/0),
+      std::move(file), size, &table));
+
+  Slice upper("z");
+  ReadOptions ro;  // A prefix seek: total_order_seek is off.
+  ro.iterate_upper_bound = &upper;
+  std::unique_ptr<InternalIterator> it(table->NewIterator(
+      ro, options.prefix_extractor.get(), /*arena=*/nullptr,
+      /*skip_filters=*/false, TableReaderCaller::kUserIterator));
+  const std::string absent =
+      InternalKey("b0005", kMaxSequenceNumber, kValueTypeForSeek)
+          .Encode()
+          .ToString();
+  const std::string present =
+      InternalKey("c0050", kMaxSequenceNumber, kValueTypeForSeek)
+          .Encode()
+          .ToString();
+  CraftSeekDecision maybe;
+  maybe.decided = true;
+  maybe.target = absent;
+  it->SetCraftSeekDecision(maybe);
+  it->Seek(absent);  // The prefix filter knows no b0 key.
+  ASSERT_FALSE(it->Valid());
+  ASSERT_OK(it->status());
+  it->Seek(present);  // Nothing was handed for this seek.
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(ExtractUserKey(it->key()).ToString(), "c0050");
 }
 
 TEST_F(CraftTableTest, OffMeansNoFilterBlock) {
