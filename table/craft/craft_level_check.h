@@ -15,9 +15,10 @@ struct LevelFilesBrief;
 struct MutableCFOptions;
 struct ReadOptions;
 
-// Whether a level iterator for `caller` over tables of this factory should
-// ask before building file iterators: user reads of block-based tables with
-// craft_range_filter on. Decided once per level iterator.
+// Whether a level iterator for `caller` over tables of this factory may ask
+// files' filters before building their iterators: user reads of block-based
+// tables (each file's reader holds a filter only if it was opened with
+// craft_range_filter on). Decided once per level iterator.
 bool CraftLevelCheckApplies(TableReaderCaller caller,
                             const MutableCFOptions& mutable_cf_options);
 

@@ -3,11 +3,23 @@
 #include <string>
 
 #include "db/dbformat.h"
+#include "memory/arena.h"
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/comparator.h"
+#include "table/block_based/block_based_table_iterator.h"
 #include "table/craft/craft_table_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
+
+#ifdef NDEBUG
+// A DB iterator builds its table iterators in its arena, which gives an
+// object over a quarter of its block a heap block of its own: a table
+// iterator grown past that by a Lodestone member would cost a seek one
+// malloc and free per table, with every feature off.
+static_assert(sizeof(BlockBasedTableIterator) <= Arena::kMinBlockSize / 4,
+              "Lodestone's members must not push the table iterator out of "
+              "the arena's quarter block");
+#endif
 
 bool CraftSeekMayMatchWithFilter(const BlockBasedTable::Rep* rep,
                                  const ReadOptions& read_options,

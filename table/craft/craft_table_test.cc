@@ -286,7 +286,9 @@ TEST_F(CraftTableTest, HandedDecisionNeverOutlivesItsSeek) {
           .ToString();
   CraftSeekDecision maybe;
   maybe.decided = true;
+#ifndef NDEBUG
   maybe.target = absent;
+#endif
   it->SetCraftSeekDecision(maybe);
   it->Seek(absent);  // The prefix filter knows no b0 key.
   ASSERT_FALSE(it->Valid());
