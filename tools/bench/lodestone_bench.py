@@ -46,6 +46,7 @@ def write_headline(path):
 def write_outputs(results, out_dir):
     table = report.summarize(results)
     results["summary"] = table
+    results["latency"] = report.latency_table(results)
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     md = report.markdown(results, table)

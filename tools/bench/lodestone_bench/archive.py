@@ -100,19 +100,46 @@ def headline_markdown(archive_root, scenarios):
         "| scenario | step | benchmark | variant | ratio median | min..max | reps | run |",
         "|---|---|---|---|---:|---:|---:|---|",
     ]
-    for name, results in newest_runs(archive_root, scenarios).items():
+    runs = newest_runs(archive_root, scenarios)
+    for name, results in runs.items():
         if results is None:
             lines.append("| %s | - | - | - | - | - | - | not archived yet |" % name)
             continue
         table = results.get("summary") or report.summarize(results)
         baseline = results["scenario"]["baseline"]
+        timed = {s["name"] for s in results["scenario"].get("steps", [])
+                 if s.get("latency_of")}
         for row in table:
-            if row["variant"] == baseline or row.get("ratio_median") is None:
+            if row["variant"] == baseline or row.get("ratio_median") is None \
+                    or row["step"] in timed:
                 continue
             lines.append("| %s | %s | %s | %s | %.3f | %.3f..%.3f | %d | [%s](%s/results.md) |" % (
                 name, row["step"], row["benchmark"], row["variant"],
                 row["ratio_median"], row["ratio_min"], row["ratio_max"],
                 row.get("reps", results.get("repetitions", 0)),
+                results["_archive_dir"].split(os.sep)[0], results["_archive_dir"]))
+    latency = [(name, results, row) for name, results in runs.items() if results
+               for row in results.get("latency", [])
+               if row["variant"] != results["scenario"]["baseline"]]
+    if latency:
+        lines += [
+            "",
+            "Latency per operation (db_bench --histogram, microseconds, median",
+            "over repetitions; baseline / variant in brackets, above 1 is faster;",
+            "histogram cost: what its clock reads add to each operation).",
+            "",
+            "| scenario | step | variant | P50 | P99 | P99.9 | histogram cost | run |",
+            "|---|---|---|---:|---:|---:|---:|---|",
+        ]
+        for name, results, row in latency:
+            cells = []
+            for p in ("P50", "P99", "P99.9"):
+                ratio = row.get(p + "_ratio")
+                cells.append("-" if row.get(p) is None else "%.2f%s" % (
+                    row[p], "" if ratio is None else " (%.2f)" % ratio))
+            lines.append("| %s | %s | %s | %s | %s | [%s](%s/results.md) |" % (
+                name, row["step"], row["variant"], " | ".join(cells),
+                "-" if row.get("timing_cost") is None else "%.3f" % row["timing_cost"],
                 results["_archive_dir"].split(os.sep)[0], results["_archive_dir"]))
     lines.append("")
     return "\n".join(lines)

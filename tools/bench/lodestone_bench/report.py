@@ -54,13 +54,15 @@ def summarize(results):
 
 def ticker_table(results):
     """Per variant: the median over repetitions of each ticker the scenario
-    lists under "tickers" (from the last step's STATISTICS dump)."""
+    lists under "tickers" (from the STATISTICS dump of the step named by
+    "ticker_step", by default the last)."""
     names = results["scenario"].get("tickers", [])
+    step = results["scenario"].get("ticker_step")
     rows = []
     for variant in results["scenario"]["variants"]:
         per_rep = {}
         for run in results["runs"]:
-            if run["variant"] == variant:
+            if run["variant"] == variant and step in (None, run["step"]):
                 per_rep[run["rep"]] = run["parsed"].get("tickers", {})
         if not per_rep:
             continue
@@ -69,6 +71,80 @@ def ticker_table(results):
             values = [t.get(name) for t in per_rep.values() if t.get(name) is not None]
             row[name] = statistics.median(values) if values else None
         rows.append(row)
+    return rows
+
+
+LATENCY_PERCENTILES = ["P50", "P99", "P99.9"]
+
+
+def latency_table(results):
+    """Per (step, benchmark, variant) whose db_bench run kept a latency
+    histogram (--histogram, one clock read per operation, microsecond
+    buckets): the median over repetitions of the average and of each of
+    LATENCY_PERCENTILES, in microseconds per operation, and each median's
+    ratio to the baseline's (baseline / variant: above 1 is faster). A step
+    naming another under "latency_of" (the same reads without the histogram)
+    also gets the histogram's own cost per operation: the difference of the
+    two steps' median microseconds per operation."""
+    baseline = results["scenario"]["baseline"]
+
+    def last_run(run, name):
+        found = [b for b in run["parsed"]["benchmarks"] if b["name"] == name]
+        return found[-1] if found else None  # "readrandom,readrandom": the warm pass
+
+    def micros_per_op(step, name, variant):
+        values = [b["micros_per_op"] for b in
+                  (last_run(run, name) for run in results["runs"]
+                   if run["step"] == step and run["variant"] == variant)
+                  if b is not None]
+        return statistics.median(values) if values else None
+
+    rows = []
+    for step in results["scenario"]["steps"]:
+        stats = {}  # (benchmark, variant) -> {"average": [...], "P50": [...]}
+        for run in results["runs"]:
+            if run["step"] != step["name"]:
+                continue
+            names = []
+            for b in run["parsed"]["benchmarks"]:
+                if b["name"] not in names:
+                    names.append(b["name"])
+            for name in names:
+                b = last_run(run, name)
+                lat = b.get("latency") or {}
+                if "average" not in lat:
+                    continue
+                per = stats.setdefault((name, run["variant"]), {})
+                per.setdefault("average", []).append(lat["average"])
+                for p in LATENCY_PERCENTILES:
+                    if p in lat.get("percentiles", {}):
+                        per.setdefault(p, []).append(lat["percentiles"][p])
+        for (name, variant), per in stats.items():
+            row = {"step": step["name"], "benchmark": name, "variant": variant}
+            for key in ["average"] + LATENCY_PERCENTILES:
+                row[key] = statistics.median(per[key]) if per.get(key) else None
+            rows.append(row)
+        base = {r["benchmark"]: r for r in rows
+                if r["step"] == step["name"] and r["variant"] == baseline}
+        for row in rows:
+            if row["step"] != step["name"]:
+                continue
+            ref = base.get(row["benchmark"], {})
+            for key in ["average"] + LATENCY_PERCENTILES:
+                row[key + "_ratio"] = (ref[key] / row[key]
+                                       if ref.get(key) and row.get(key) else None)
+            timing = None
+            if step.get("latency_of"):
+                with_hist = micros_per_op(step["name"], row["benchmark"], row["variant"])
+                without = micros_per_op(step["latency_of"], row["benchmark"],
+                                        row["variant"])
+                if with_hist is not None and without is not None:
+                    timing = with_hist - without
+            row["timing_cost"] = timing
+    order = list(results["scenario"]["variants"])
+    steps = [s["name"] for s in results["scenario"]["steps"]]
+    rows.sort(key=lambda r: (steps.index(r["step"]), r["benchmark"],
+                             order.index(r["variant"])))
     return rows
 
 
@@ -125,6 +201,29 @@ def markdown(results, table):
         for row in tickers:
             lines.append("| %s | %s |" % (row["variant"], " | ".join(
                 "-" if row[n] is None else "%.0f" % row[n] for n in names)))
+    latency = latency_table(results)
+    if latency:
+        lines += ["", "Latency per operation in microseconds (db_bench --histogram: "
+                  "the time between one operation's end and the next's, so the "
+                  "benchmark loop is included; microsecond buckets, interpolated), "
+                  "median over repetitions; in brackets `%s` / variant. "
+                  "\"histogram cost\": median micros/op with the histogram minus "
+                  "without it (the step it measures), the clock reads' own share."
+                  % scenario["baseline"], "",
+                  "| step | benchmark | variant | average | " +
+                  " | ".join(LATENCY_PERCENTILES) + " | histogram cost |",
+                  "|---|---|---|---:|" + "---:|" * len(LATENCY_PERCENTILES) + "---:|"]
+
+        def cell(row, key):
+            if row.get(key) is None:
+                return "-"
+            ratio = row.get(key + "_ratio")
+            return "%.2f" % row[key] + ("" if ratio is None else " (%.2f)" % ratio)
+        for row in latency:
+            lines.append("| %s | %s | %s | %s | %s | %s |" % (
+                row["step"], row["benchmark"], row["variant"], cell(row, "average"),
+                " | ".join(cell(row, p) for p in LATENCY_PERCENTILES),
+                "-" if row["timing_cost"] is None else "%.3f" % row["timing_cost"]))
     work = workload_table(results)
     columns = results["scenario"].get("report_columns", [])
     if work and columns:

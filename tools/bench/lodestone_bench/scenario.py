@@ -52,9 +52,16 @@ def validate(scenario, where="scenario"):
         if not isinstance(steps, int) or not 0 < steps < len(scenario["steps"]):
             raise ScenarioError("%s: shared_fill.steps must leave a step to "
                                 "compare" % where)
+    if scenario.get("ticker_step") not in [None] + [
+            s.get("name") for s in scenario["steps"]]:
+        raise ScenarioError("%s: ticker_step names no step" % where)
     for step in scenario["steps"]:
         if "name" not in step or "benchmarks" not in step:
             raise ScenarioError("%s: a step needs name and benchmarks" % where)
+        of = step.get("latency_of")
+        if of is not None and of not in [s.get("name") for s in scenario["steps"]]:
+            raise ScenarioError("%s: step %r: latency_of names no step" %
+                                (where, step["name"]))
         if step.get("binary", "stock") not in ("stock", "lodestone"):
             raise ScenarioError("%s: step %r: binary must be stock|lodestone" %
                                 (where, step["name"]))

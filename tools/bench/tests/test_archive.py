@@ -56,3 +56,25 @@ def test_the_headline_takes_each_scenarios_newest_run(tmp_path):
     # Baseline rows and steps without a ratio are left out.
     assert "| stock |" not in page
     assert "compact" not in page
+
+
+def test_the_headline_lists_latency_apart_from_throughput(tmp_path):
+    results = _results("location_deep", "2026-11-26T10:00:00+00:00", "abc1234", 1.5)
+    results["scenario"]["steps"] = [{"name": "read"},
+                                    {"name": "read_latency", "latency_of": "read"}]
+    results["summary"].append(
+        {"step": "read_latency", "benchmark": "readrandom", "variant": "lodestone",
+         "ratio_median": 1.4, "ratio_min": 1.3, "ratio_max": 1.5, "reps": 3})
+    results["latency"] = [
+        {"step": "read_latency", "benchmark": "readrandom", "variant": "stock",
+         "P50": 4.0, "P99": 12.0, "P99.9": 30.0, "timing_cost": 0.4},
+        {"step": "read_latency", "benchmark": "readrandom", "variant": "lodestone",
+         "P50": 2.0, "P50_ratio": 2.0, "P99": 6.0, "P99_ratio": 2.0,
+         "P99.9": 10.0, "P99.9_ratio": 3.0, "timing_cost": 0.3}]
+    _archive(tmp_path, results)
+    page = archive.headline_markdown(str(tmp_path / "benchmarks"), ["location_deep"])
+    # Throughput with the histogram's clock reads is not a headline ratio.
+    assert "| location_deep | read_latency | readrandom |" not in page
+    assert "| location_deep | read_latency | lodestone | 2.00 (2.00) | 6.00 (2.00) | " \
+           "10.00 (3.00) | 0.300 |" in page
+    assert "| location_deep | read_latency | stock |" not in page

@@ -1,0 +1,84 @@
+"""Ratios and the latency table from a results document."""
+
+import pytest
+
+from lodestone_bench import report
+from lodestone_bench.scenario import ScenarioError, validate
+
+
+def _bench(ops, micros, latency=None):
+    b = {"name": "readrandom", "ops_per_sec": ops, "micros_per_op": micros,
+         "latency": None}
+    if latency is not None:
+        avg, p50, p99, p999 = latency
+        b["latency"] = {"count": 1000, "average": avg, "stddev": 1.0,
+                        "percentiles": {"P50": p50, "P99": p99, "P99.9": p999}}
+    return b
+
+
+def _results():
+    scenario = {
+        "name": "lat", "baseline": "stock",
+        "variants": {"stock": {"binary": "stock"}, "lc": {"binary": "lodestone"}},
+        "steps": [{"name": "read", "benchmarks": "readrandom,readrandom"},
+                  {"name": "read_latency", "benchmarks": "readrandom,readrandom",
+                   "latency_of": "read"}],
+    }
+    runs = []
+    for rep in range(3):
+        runs += [
+            # The first pass (cold) is ignored; the second is the step's.
+            {"step": "read", "variant": "stock", "rep": rep, "parsed": {"benchmarks": [
+                _bench(100.0, 10.0), _bench(250000.0, 4.0)]}},
+            {"step": "read", "variant": "lc", "rep": rep, "parsed": {"benchmarks": [
+                _bench(100.0, 10.0), _bench(500000.0, 2.0)]}},
+            {"step": "read_latency", "variant": "stock", "rep": rep, "parsed": {
+                "benchmarks": [_bench(100.0, 10.0, (9.0, 9.0, 90.0, 900.0)),
+                               _bench(200000.0, 4.5, (4.5, 4.0 + rep, 12.0, 30.0))]}},
+            {"step": "read_latency", "variant": "lc", "rep": rep, "parsed": {
+                "benchmarks": [_bench(100.0, 10.0, (9.0, 9.0, 90.0, 900.0)),
+                               _bench(400000.0, 2.5, (2.5, 2.0, 6.0, 10.0))]}},
+        ]
+    return {"scenario": scenario, "runs": runs, "repetitions": 3}
+
+
+def test_latency_rows_take_the_warm_pass_and_compare_with_the_baseline():
+    rows = report.latency_table(_results())
+    assert [(r["step"], r["variant"]) for r in rows] == [
+        ("read_latency", "stock"), ("read_latency", "lc")]
+    stock, lc = rows
+    assert stock["P50"] == 5.0  # Median of 4, 5, 6 over the repetitions.
+    assert stock["P99"] == 12.0 and stock["P99.9"] == 30.0
+    assert lc["P50"] == 2.0 and lc["P50_ratio"] == pytest.approx(2.5)
+    assert lc["P99_ratio"] == pytest.approx(2.0)
+    assert stock["P50_ratio"] == pytest.approx(1.0)
+
+
+def test_histogram_cost_is_the_difference_with_the_untimed_step():
+    rows = report.latency_table(_results())
+    assert rows[0]["timing_cost"] == pytest.approx(0.5)
+    assert rows[1]["timing_cost"] == pytest.approx(0.5)
+
+
+def test_markdown_shows_the_latency_table():
+    results = _results()
+    md = report.markdown(dict(results, provenance={}), report.summarize(results))
+    assert "| read_latency | readrandom | lc | 2.50 (1.80) | 2.00 (2.50) | " \
+           "6.00 (2.00) | 10.00 (3.00) | 0.500 |" in md
+
+
+def test_latency_of_must_name_a_step():
+    scenario = _results()["scenario"]
+    scenario["steps"][1]["latency_of"] = "nowhere"
+    with pytest.raises(ScenarioError):
+        validate(scenario)
+
+
+def test_tickers_come_from_the_named_step():
+    results = _results()
+    for run in results["runs"]:
+        run["parsed"]["tickers"] = {"t": 1 if run["step"] == "read" else 2}
+    results["scenario"]["tickers"] = ["t"]
+    assert [r["t"] for r in report.ticker_table(results)] == [2, 2]
+    results["scenario"]["ticker_step"] = "read"
+    assert [r["t"] for r in report.ticker_table(results)] == [1, 1]
