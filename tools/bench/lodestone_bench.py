@@ -4,6 +4,9 @@
   lodestone_bench.py list
   lodestone_bench.py run [--scenario smoke] [--reps 3] [--out DIR]
                          [--stock PATH] [--lodestone PATH] [--no-build]
+                         [--scale N]
+  lodestone_bench.py scale --scenario NAME [--factors 1,4,16] [--reps 1]
+  lodestone_bench.py scale-report RESULTS.json...
   lodestone_bench.py report RESULTS.json
   lodestone_bench.py archive RESULTS.json...
   lodestone_bench.py headline [--out benchmarks/README.md]
@@ -14,7 +17,14 @@ and PNG plots to --out (default build/bench/<scenario>); with --archive it
 also copies them into the results archive (benchmarks/<date>_<commit>/, see
 lodestone_bench/archive.py) and regenerates the headline page from it. A scenario with
 "shared_fill": {"variant": V, "steps": N} has V run its first N steps once
-per repetition and every variant run the rest on a copy of that DB."""
+per repetition and every variant run the rest on a copy of that DB.
+
+`--scale N` runs a scenario with its data N times as large (the flags its
+"scale" entry names, multiplied; results under <scenario>_xN); `scale` runs
+one scenario at each factor and writes how each ratio moves with size
+(scale.json, scale.md and a ratio-against-size plot in
+build/bench/<scenario>_scale/); `scale-report` does the last part from
+runs already made."""
 
 import argparse
 import json
@@ -25,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from lodestone_bench import archive, report, runner  # noqa: E402
 from lodestone_bench.scenario import (ScenarioError, list_scenarios,  # noqa: E402
-                                      load_scenario)
+                                      base_name, load_scenario, scaled)
 
 
 ARCHIVE_ROOT = os.path.join(runner.REPO, "benchmarks")
@@ -58,32 +68,77 @@ def write_outputs(results, out_dir):
         os.path.basename(p) for p in pngs)))
 
 
+def run_one(scenario, args, out_dir):
+    binaries = {
+        "stock": runner.locate("stock", args.stock, not args.no_build),
+        "lodestone": runner.locate("lodestone", args.lodestone, not args.no_build),
+    }
+    reps = args.reps or scenario.get("repetitions", 3)
+    os.makedirs(out_dir, exist_ok=True)
+    runs = runner.run_scenario(scenario, binaries, reps, out_dir,
+                               args.db_root, args.allow_debug)
+    results = {
+        "scenario": scenario,
+        "repetitions": reps,
+        "provenance": runner.provenance(binaries),
+        "runs": runs,
+    }
+    write_outputs(results, out_dir)
+    if args.archive:
+        print("archived in %s" % archive.archive(results, out_dir, ARCHIVE_ROOT))
+    return results
+
+
 def cmd_run(args):
     scenarios = args.scenario.split(",")
     for name in scenarios:
-        scenario = load_scenario(name)
-        binaries = {
-            "stock": runner.locate("stock", args.stock, not args.no_build),
-            "lodestone": runner.locate("lodestone", args.lodestone, not args.no_build),
-        }
-        reps = args.reps or scenario.get("repetitions", 3)
+        scenario = scaled(load_scenario(name), args.scale)
         out_dir = args.out or os.path.join(runner.REPO, "build", "bench", scenario["name"])
         if len(scenarios) > 1 and args.out:
             out_dir = os.path.join(args.out, scenario["name"])
-        os.makedirs(out_dir, exist_ok=True)
-        runs = runner.run_scenario(scenario, binaries, reps, out_dir,
-                                   args.db_root, args.allow_debug)
-        results = {
-            "scenario": scenario,
-            "repetitions": reps,
-            "provenance": runner.provenance(binaries),
-            "runs": runs,
-        }
-        write_outputs(results, out_dir)
-        if args.archive:
-            print("archived in %s" % archive.archive(results, out_dir, ARCHIVE_ROOT))
+        run_one(scenario, args, out_dir)
     if args.archive:
         write_headline(HEADLINE_PAGE)
+    return 0
+
+
+def write_scale(results_list, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    rows = report.scale_table(results_list)
+    doc = {"scenario": base_name(results_list[0]["scenario"]),
+           "runs": [{"name": r["scenario"]["name"],
+                     "factor": r["scenario"].get("scale_factor", 1),
+                     "provenance": r.get("provenance", {})} for r in results_list],
+           "rows": rows}
+    with open(os.path.join(out_dir, "scale.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    md = report.scale_markdown(doc)
+    with open(os.path.join(out_dir, "scale.md"), "w") as f:
+        f.write(md)
+    png = report.plot_scale(doc, os.path.join(out_dir, doc["scenario"]))
+    print(md)
+    print("wrote %s/scale.json, scale.md, %s" % (out_dir, os.path.basename(png)))
+
+
+def cmd_scale(args):
+    base = load_scenario(args.scenario)
+    results_list = []
+    for factor in [int(f) for f in args.factors.split(",")]:
+        scenario = scaled(base, factor)
+        results_list.append(run_one(scenario, args, os.path.join(
+            runner.REPO, "build", "bench", scenario["name"])))
+    write_scale(results_list, args.out or os.path.join(
+        runner.REPO, "build", "bench", base["name"] + "_scale"))
+    return 0
+
+
+def cmd_scale_report(args):
+    results_list = []
+    for path in args.results:
+        with open(path) as f:
+            results_list.append(json.load(f))
+    write_scale(results_list, args.out or os.path.join(
+        runner.REPO, "build", "bench", base_name(results_list[0]["scenario"]) + "_scale"))
     return 0
 
 
@@ -120,6 +175,23 @@ def main(argv=None):
     r.add_argument("--allow-debug", action="store_true", help=argparse.SUPPRESS)
     r.add_argument("--archive", action="store_true",
                    help="copy the results into benchmarks/ and regenerate its headline page")
+    r.add_argument("--scale", type=int, default=1,
+                   help="data N times as large (the scenario's \"scale\" flags)")
+    sc = sub.add_parser("scale", help="run one scenario at several data sizes")
+    sc.add_argument("--scenario", required=True)
+    sc.add_argument("--factors", default="1,4,16")
+    sc.add_argument("--reps", type=int, default=0, help="repetitions (default: the scenario's)")
+    sc.add_argument("--out", default="", help="where scale.{json,md} go")
+    sc.add_argument("--db-root", default=os.environ.get("LODESTONE_BENCH_DB", "/tmp/lodestone-bench"))
+    sc.add_argument("--stock", default="")
+    sc.add_argument("--lodestone", default="")
+    sc.add_argument("--no-build", action="store_true")
+    sc.add_argument("--allow-debug", action="store_true", help=argparse.SUPPRESS)
+    sc.add_argument("--archive", action="store_true",
+                    help="also archive each factor's run in benchmarks/")
+    scr = sub.add_parser("scale-report", help="ratio against size from existing runs")
+    scr.add_argument("results", nargs="+")
+    scr.add_argument("--out", default="")
     rep = sub.add_parser("report", help="rebuild tables and plots from results.json")
     rep.add_argument("results")
     arc = sub.add_parser("archive", help="copy existing results into benchmarks/")
@@ -136,6 +208,10 @@ def main(argv=None):
             return cmd_run(args)
         if args.command == "archive":
             return cmd_archive(args)
+        if args.command == "scale":
+            return cmd_scale(args)
+        if args.command == "scale-report":
+            return cmd_scale_report(args)
         if args.command == "headline":
             write_headline(args.out)
             return 0

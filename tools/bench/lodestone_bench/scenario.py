@@ -1,6 +1,7 @@
 """Scenarios: sequences of db_bench invocations, defined in JSON data
 (tools/bench/scenarios/*.json), run for each variant (a binary plus flags)."""
 
+import copy
 import json
 import os
 
@@ -65,6 +66,51 @@ def validate(scenario, where="scenario"):
         if step.get("binary", "stock") not in ("stock", "lodestone"):
             raise ScenarioError("%s: step %r: binary must be stock|lodestone" %
                                 (where, step["name"]))
+
+
+def scaled(scenario, factor):
+    """The scenario with its data `factor` times as large: every integer
+    value of the flags named under "scale": {"flags": [...]} (the data's
+    size and what must grow with it, such as a cache meant to hold the
+    working set), wherever it is set, multiplied by `factor`. The copy is
+    named <name>_x<factor> and records its factor under "scale_factor"."""
+    if factor == 1:
+        out = copy.deepcopy(scenario)
+        out["scale_factor"] = 1
+        return out
+    names = (scenario.get("scale") or {}).get("flags")
+    if not names:
+        raise ScenarioError("%s: no \"scale\" flags to grow" % scenario["name"])
+    if not isinstance(factor, int) or factor < 1:
+        raise ScenarioError("scale factor must be a positive integer")
+    out = copy.deepcopy(scenario)
+
+    def grow(flags):
+        for key in names:
+            value = flags.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                flags[key] = value * factor
+
+    grow(out.get("common_flags", {}))
+    for variant in out["variants"].values():
+        grow(variant.get("flags", {}))
+    for step in out["steps"]:
+        grow(step.get("flags", {}))
+        for flags in step.get("variant_flags", {}).values():
+            grow(flags)
+    out["name"] = "%s_x%d" % (scenario["name"], factor)
+    out["scale_factor"] = factor
+    out["description"] = "%s Data scaled x%d (%s)." % (
+        scenario.get("description", ""), factor, ", ".join(names))
+    return out
+
+
+def base_name(scenario):
+    """The name of the scenario a scaled copy was made from."""
+    factor = scenario.get("scale_factor", 1)
+    suffix = "_x%d" % factor
+    name = scenario["name"]
+    return name[:-len(suffix)] if factor != 1 and name.endswith(suffix) else name
 
 
 def format_flag(key, value):

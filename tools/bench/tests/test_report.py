@@ -82,3 +82,45 @@ def test_tickers_come_from_the_named_step():
     assert [r["t"] for r in report.ticker_table(results)] == [2, 2]
     results["scenario"]["ticker_step"] = "read"
     assert [r["t"] for r in report.ticker_table(results)] == [1, 1]
+
+
+def test_scaling_grows_the_named_flags_everywhere():
+    from lodestone_bench.scenario import base_name, scaled
+    scenario = {"name": "deep", "baseline": "stock",
+                "scale": {"flags": ["num", "reads"]},
+                "common_flags": {"num": 1000, "cache_size": 64},
+                "variants": {"stock": {"binary": "stock", "flags": {"reads": 10}}},
+                "steps": [{"name": "read", "benchmarks": "readrandom",
+                           "flags": {"reads": 100, "histogram": True},
+                           "variant_flags": {"stock": {"num": 7}}}]}
+    big = scaled(scenario, 4)
+    assert big["name"] == "deep_x4" and base_name(big) == "deep"
+    assert big["common_flags"] == {"num": 4000, "cache_size": 64}
+    assert big["variants"]["stock"]["flags"]["reads"] == 40
+    assert big["steps"][0]["flags"] == {"reads": 400, "histogram": True}
+    assert big["steps"][0]["variant_flags"]["stock"]["num"] == 28
+    assert scenario["common_flags"]["num"] == 1000  # The original is untouched.
+    same = scaled(scenario, 1)
+    assert same["name"] == "deep" and base_name(same) == "deep"
+    with pytest.raises(ScenarioError):
+        scaled(dict(scenario, scale=None), 4)
+
+
+def test_the_scale_table_follows_each_ratio_across_sizes():
+    runs = []
+    for factor, ratio in ((1, 2.0), (4, 2.5)):
+        results = _results()
+        results["scenario"] = dict(results["scenario"], scale_factor=factor,
+                                   name="lat" if factor == 1 else "lat_x%d" % factor)
+        for run in results["runs"]:
+            if run["variant"] == "lc" and run["step"] == "read":
+                run["parsed"]["benchmarks"][-1]["ops_per_sec"] = 250000.0 * ratio
+        runs.append(results)
+    rows = report.scale_table(runs)
+    # The latency step's throughput (histogram on) is left out.
+    assert [(r["step"], r["variant"]) for r in rows] == [("read", "lc")]
+    assert rows[0]["by_factor"]["1"]["ratio_median"] == pytest.approx(2.0)
+    assert rows[0]["by_factor"]["4"]["ratio_median"] == pytest.approx(2.5)
+    md = report.scale_markdown({"scenario": "lat", "rows": rows, "runs": [
+        {"name": "lat", "provenance": {}}, {"name": "lat_x4", "provenance": {}}]})
+    assert "| read | readrandom | lc | 2.000 (2.000..2.000) | 2.500 (2.500..2.500) |" in md
