@@ -305,6 +305,19 @@ def sanitize_lodestone(p):
         # failure (fixed upstream later: facebook/rocksdb#13950, #14235).
         p["use_multiget"] = 0
         p["use_multi_get_entity"] = 0
+    if p.get("use_txn") and not p.get("use_optimistic_txn") and \
+            int(p.get("txn_write_policy", 0) or 0) != 0:
+        # WritePrepared and WriteUnprepared TransactionDBs override Get, not
+        # GetEntity: db_stress's GetEntity reads go to DBImpl without the
+        # commit-cache read callback and see data a transaction prepared
+        # but never committed (a commit or rollback failed under write
+        # faults), which the expected state calls deleted. Seen as
+        # "GetEntity returns ..., expected state does not have the key"
+        # (seed 57005, blackbox_txn); the same command failed so with every
+        # Lodestone option off (1 of 6 runs of 40 s), never with
+        # use_get_entity=0 (0 of 6).
+        p["use_get_entity"] = 0
+        p["use_multi_get_entity"] = 0
     waits_for_compactions_at_open = p.get("sync_fault_injection") or any(
         int(p.get(k, 0) or 0) > 0 for k in (
             "open_read_fault_one_in", "open_write_fault_one_in",
