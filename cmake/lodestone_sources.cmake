@@ -5,6 +5,7 @@ set(LODESTONE_LIB_SOURCES
   cache/location/location_cache.cc
   cache/location/location_lookup.cc
   cache/location/location_multiget.cc
+  cache/location/location_range_tombstones.cc
   cache/location/location_read_scope.cc
   cache/location/location_invalidation.cc
   cache/location/version_file_memo.cc

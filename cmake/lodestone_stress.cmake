@@ -38,6 +38,12 @@ add_test(NAME lodestone.stress_planted_location_cache
           --max_seconds 240 --stress_cmd $<TARGET_FILE:db_stress>)
 set_tests_properties(lodestone.stress_planted_location_cache PROPERTIES
   LABELS lodestone TIMEOUT 600)
+add_test(NAME lodestone.stress_planted_location_range_tombstones
+  COMMAND python3 ${LODESTONE_CRASHTEST} planted
+          --bug location_cache_ignore_range_tombstones --seed 1
+          --max_seconds 240 --stress_cmd $<TARGET_FILE:db_stress>)
+set_tests_properties(lodestone.stress_planted_location_range_tombstones
+  PROPERTIES LABELS lodestone TIMEOUT 600)
 add_test(NAME lodestone.stress_planted_initial_put
   COMMAND python3 ${LODESTONE_CRASHTEST} planted
           --bug initial_put_prune_across_snapshot --seed 1

@@ -230,9 +230,16 @@ size_t LocationCacheImpl::CountOwned(uint32_t owner) const {
   return used;
 }
 
+namespace {
+// From 1: a memo keyed by instance id can use 0 as "empty".
+std::atomic<uint64_t> next_instance_id{1};
+}  // namespace
+
 LocationCacheBinding::LocationCacheBinding(
     std::shared_ptr<LocationCacheImpl> shared, uint32_t owner)
-    : shared_(std::move(shared)), owner_(owner) {}
+    : shared_(std::move(shared)),
+      owner_(owner),
+      instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 LocationCacheBinding::~LocationCacheBinding() {
   shared_->ReleaseOwner(owner_);

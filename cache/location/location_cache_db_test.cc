@@ -244,6 +244,63 @@ TEST_F(LocationCacheDBTest, RangeTombstoneFlushedOverACachedKey) {
   ExpectHit(Key(50), "v50");
 }
 
+TEST_F(LocationCacheDBTest, RangeTombstoneCostsOnlyTheKeysItCovers) {
+  Open(LocationOptions());
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
+  }
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(2);
+  ExpectHit(Key(10), "v10");
+  ExpectHit(Key(50), "v50");
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), Key(5),
+                             Key(20)));
+  ASSERT_OK(Flush());
+  // A key outside the range keeps its hit through the flush.
+  uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+  ASSERT_EQ(Get(Key(50)), "v50");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 1);
+  // A key under it: the hit turns stale, and its slot is let go.
+  const uint64_t stale = Ticker(LOCATION_CACHE_STALE);
+  EXPECT_EQ(Get(Key(10)), "NOT_FOUND");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_STALE), stale + 1);
+  const uint64_t misses = Ticker(LOCATION_CACHE_MISS);
+  EXPECT_EQ(Get(Key(10)), "NOT_FOUND");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_MISS), misses + 1);
+  // The tombstone's file moves down, still above the key's: still covered.
+  MoveFilesToLevel(1);
+  EXPECT_EQ(Get(Key(10)), "NOT_FOUND");
+  ExpectHit(Key(50), "v50");
+  // A newer version under the tombstone is served again.
+  ASSERT_OK(Put(Key(10), "again"));
+  ASSERT_OK(Flush());
+  ExpectHit(Key(10), "again");
+  EXPECT_EQ(Get(Key(12)), "NOT_FOUND");
+}
+
+TEST_F(LocationCacheDBTest, RangeTombstoneNextToItsKeyUnderASnapshot) {
+  Open(LocationOptions());
+  ASSERT_OK(Put(Key(1), "old"));
+  ASSERT_OK(Put(Key(2), "kept"));
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(2);
+  ExpectHit(Key(1), "old");
+  // One flush holds both the key's newer version, kept by a snapshot, and
+  // a tombstone over it.
+  ASSERT_OK(Put(Key(1), "newer"));
+  const Snapshot* snap = db_->GetSnapshot();
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), Key(1),
+                             Key(2)));
+  ASSERT_OK(Flush());
+  for (int i = 0; i < 3; i++) {
+    EXPECT_EQ(Get(Key(1)), "NOT_FOUND");
+    EXPECT_EQ(Get(Key(1), snap), "newer");
+  }
+  ExpectHit(Key(2), "kept");
+  db_->ReleaseSnapshot(snap);
+  EXPECT_EQ(Get(Key(1)), "NOT_FOUND");
+}
+
 TEST_F(LocationCacheDBTest, IngestionOverACachedKey) {
   Open(LocationOptions());
   ASSERT_OK(Put("a", "old"));

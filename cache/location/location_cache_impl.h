@@ -97,6 +97,9 @@ class LocationCacheBinding : public LocationCache {
     return shared_;
   }
   uint32_t owner() const { return owner_; }
+  // Unique in the process, never reused: owners are reused once a DB
+  // closes, and each shared cache numbers its own.
+  uint64_t instance_id() const { return instance_id_; }
   bool enabled() const { return owner_ != 0 && shared_->num_slots() > 0; }
 
   // The slot of (column family, user key), and optionally the key's
@@ -149,6 +152,7 @@ class LocationCacheBinding : public LocationCache {
 
   const std::shared_ptr<LocationCacheImpl> shared_;
   const uint32_t owner_;
+  const uint64_t instance_id_;
 };
 
 // DB::Open: sizes a fraction-of-block-cache location cache from the default

@@ -31,7 +31,7 @@ void LocationCacheFlushInvalidator::OnKey(const Slice& internal_key) {
   if (PlantedBugActive(PlantedBug::kLocationCacheSkipFlushInvalidation)) {
     return;
   }
-  if (binding_ == nullptr || cleared_all_) {
+  if (binding_ == nullptr) {
     return;
   }
   std::atomic<uint64_t>* slot =
@@ -51,14 +51,6 @@ void LocationCacheFlushInvalidator::ClearPending() {
       LocationCacheBinding::ClearSlot(slot);
       slot = nullptr;
     }
-  }
-}
-
-void LocationCacheFlushInvalidator::OnRangeTombstone() {
-  if (binding_ != nullptr && !cleared_all_) {
-    ClearPending();
-    invalidated_ += binding_->InvalidateAll();
-    cleared_all_ = true;
   }
 }
 

@@ -26,9 +26,9 @@ class Statistics;
 // One per table built by a flush (db/builder.cc). Construction bumps the
 // owner's epoch; every key added clears its slot (a few keys later, after a
 // prefetch of the slot's line, so that the flush does not wait on each
-// slot's memory miss; all before the table is installed); a range tombstone
-// clears all of this DB's slots, since the keys it covers are not
-// enumerable.
+// slot's memory miss; all before the table is installed). A range tombstone
+// clears nothing: the keys it covers are not enumerable, and a hit asks its
+// Version's range tombstones instead (location_range_tombstones.h).
 class LocationCacheFlushInvalidator {
  public:
   LocationCacheFlushInvalidator(LocationCache* cache, uint32_t cf_id,
@@ -40,7 +40,6 @@ class LocationCacheFlushInvalidator {
       const LocationCacheFlushInvalidator&) = delete;
 
   void OnKey(const Slice& internal_key);
-  void OnRangeTombstone();
 
  private:
   static constexpr size_t kPipeline = 8;  // slots prefetched, not cleared yet
@@ -50,7 +49,6 @@ class LocationCacheFlushInvalidator {
   const uint32_t cf_id_;
   Statistics* const stats_;
   uint64_t invalidated_ = 0;
-  bool cleared_all_ = false;
   std::array<std::atomic<uint64_t>*, kPipeline> pending_{};
   size_t next_pending_ = 0;
 };

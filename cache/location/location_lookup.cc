@@ -1,6 +1,7 @@
 #include "cache/location/location_lookup.h"
 
 #include "cache/location/location_cache_impl.h"
+#include "cache/location/location_range_tombstones.h"
 #include "cache/location/location_read_scope.h"
 #include "cache/location/version_file_memo.h"
 #include "db/dbformat.h"
@@ -151,8 +152,8 @@ LocationCacheLookup::Outcome LocationCacheLookup::Serve(uint64_t descriptor) {
       // The remembered entry, found by its offset alone. It was the newest
       // version of its key in this immutable file when remembered, so its
       // key, type and a sequence number this read may see prove it is what
-      // a seek for the key would return (a newer version anywhere else
-      // invalidated the slot).
+      // a seek for the key would return (a newer point version anywhere
+      // else invalidated the slot; newer range tombstones are asked below).
       const Slice ikey = key_.internal_key();
       ParsedInternalKey parsed;
       outcome = Outcome::kFalseHit;
@@ -163,6 +164,20 @@ LocationCacheLookup::Outcome LocationCacheLookup::Serve(uint64_t descriptor) {
           parsed.sequence <= GetInternalKeySeqno(ikey) &&
           version_.icmp->user_comparator()->Equal(parsed.user_key,
                                                   key_.user_key())) {
+        outcome = Outcome::kHit;
+      }
+      // A range tombstone flushed after the entry was remembered may cover
+      // it (location_range_tombstones.h): the full search decides, and the
+      // slot, which can only lead here again, is let go.
+      if (outcome == Outcome::kHit &&
+          NewerRangeTombstoneMayCover(version_, binding_->instance_id(),
+                                      read_options_, key_.user_key(),
+                                      parsed.sequence)) {
+        uint64_t expected = observed_;
+        slot_->compare_exchange_strong(expected, 0, std::memory_order_seq_cst);
+        outcome = Outcome::kStale;
+      }
+      if (outcome == Outcome::kHit) {
         bool matched = false;
         Status read_status;
         get_context_->SaveValue(parsed, biter.value(), &matched, &read_status,
@@ -170,7 +185,6 @@ LocationCacheLookup::Outcome LocationCacheLookup::Serve(uint64_t descriptor) {
         // A plain value leaves nothing else to decide.
         assert(read_status.ok());
         assert(get_context_->State() == GetContext::kFound);
-        outcome = Outcome::kHit;
       }
     }
   }

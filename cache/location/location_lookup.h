@@ -52,6 +52,7 @@ struct LocationCacheVersion {
   const InternalKeyComparator* icmp;
   Statistics* stats;
   uint32_t cf_id;
+  uint64_t version_number;       // Version::GetVersionNumber()
   Logger* logger = nullptr;      // MultiGet population only
   SystemClock* clock = nullptr;  // ditto
 };

@@ -229,11 +229,9 @@ def claims_of(p):
         not p.get("use_merge") and p.get("use_timed_put_one_in") != 1
     if p.get("location_cache") and p.get("readpercent", 0) > 0 and not udt \
             and not read_callback and _expected_state_test(p) and plain_values:
-        # A flush whose table holds a range tombstone clears every slot (a
-        # known cost, issue: performance): with DeleteRange in the mix the
-        # proof is that the cache was filled, hits are reported beside it.
-        c["location_cache"] = "hits" if p.get("delrangepercent", 0) == 0 \
-            else "populates"
+        # With DeleteRange in the mix too: a flushed range tombstone costs
+        # only the hits on the keys it covers (location_range_tombstones.h).
+        c["location_cache"] = "hits"
     if p.get("craft_range_filter") and p.get("iterpercent", 0) > 0 and \
             p.get("lodestone_short_bounds_one_in", 0) > 0 and not udt:
         c["craft"] = "skipped"
@@ -787,6 +785,15 @@ PLANTED = {
         "location_cache": "8M", "max_key": 2000, "hot_key_alpha": 0.9,
         "readpercent": 60, "prefixpercent": 0, "writepercent": 35,
         "delpercent": 5, "delrangepercent": 0, "iterpercent": 0,
+        "flush_one_in": 300, "use_merge": 0, "use_put_entity_one_in": 0,
+        "use_timed_put_one_in": 0, "use_multiget": 0,
+    },
+    # A hit that does not ask its Version's range tombstones: a Get is served
+    # a key that a flushed DeleteRange covers.
+    "location_cache_ignore_range_tombstones": {
+        "location_cache": "8M", "max_key": 2000, "hot_key_alpha": 0.9,
+        "readpercent": 60, "prefixpercent": 0, "writepercent": 25,
+        "delpercent": 5, "delrangepercent": 10, "iterpercent": 0,
         "flush_one_in": 300, "use_merge": 0, "use_put_entity_one_in": 0,
         "use_timed_put_one_in": 0, "use_multiget": 0,
     },

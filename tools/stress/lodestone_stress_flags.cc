@@ -69,6 +69,7 @@ DEFINE_uint32(lodestone_report_interval_sec, 0,
 DEFINE_string(lodestone_plant_bug, "",
               "Lodestone, debug builds only: switch on planted bugs "
               "(comma-separated): location_cache_skip_flush_invalidation, "
+              "location_cache_ignore_range_tombstones, "
               "initial_put_prune_across_snapshot. Testing the tests.");
 
 #endif  // GFLAGS

@@ -50,6 +50,8 @@ void PlantBugs() {
       PlantBug(PlantedBug::kLocationCacheSkipFlushInvalidation);
     } else if (name == "initial_put_prune_across_snapshot") {
       PlantBug(PlantedBug::kInitialPutPruneAcrossSnapshot);
+    } else if (name == "location_cache_ignore_range_tombstones") {
+      PlantBug(PlantedBug::kLocationCacheIgnoreRangeTombstones);
     } else {
       BadFlag("--lodestone_plant_bug: unknown bug " + name);
     }

@@ -24,6 +24,10 @@ enum class PlantedBug : uint32_t {
   // whose initial put lies in an older snapshot stripe, so a reader of that
   // snapshot loses the key.
   kInitialPutPruneAcrossSnapshot = 1,
+  // cache/location/location_range_tombstones.cc: a hit does not ask its
+  // Version's range tombstones, so a Get can be served a key that a flushed
+  // DeleteRange covers.
+  kLocationCacheIgnoreRangeTombstones = 2,
 };
 
 #ifndef NDEBUG
