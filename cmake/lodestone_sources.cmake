@@ -22,6 +22,7 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone_runs/tombstone_run_conversion.cc
   # table/craft: the CRaFT range filter
   table/craft/craft_check_policy.cc
+  table/craft/craft_partition.cc
   table/craft/craft_file_inspection.cc
   table/craft/craft_filter.cc
   table/craft/craft_key_count.cc
@@ -32,6 +33,7 @@ set(LODESTONE_LIB_SOURCES
   table/craft/craft_test_defaults.cc
   table/craft/louds_sparse.cc
   table/craft/order_preserving_code.cc
+  table/craft/range_hash.cc
   table/craft/rank_select.cc
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc

@@ -92,6 +92,10 @@ lodestone_gtest(louds_sparse_test
           ${LODESTONE_ROOT}/table/craft/order_preserving_code_test.cc)
 lodestone_gtest(craft_filter_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_filter_test.cc)
+# The range hash of format 4 partitions (no false negatives, correlated
+# ranges, damaged sections).
+lodestone_gtest(range_hash_test
+  SOURCES ${LODESTONE_ROOT}/table/craft/range_hash_test.cc)
 # Golden bytes of every CRaFT format version (FORMAT.md).
 lodestone_gtest(craft_format_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_format_test.cc)

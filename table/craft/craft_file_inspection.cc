@@ -66,7 +66,7 @@ Status ReadCraftFilterFromFile(const std::string& path, const Options& options,
     s = read(BlockHandle(p.offset, p.size), &partition);
     filter->partitions.emplace_back();
     if (s.ok()) {
-      s = LoudsSparse::Decode(partition.data, &filter->partitions.back());
+      s = CraftPartition::Decode(partition.data, &filter->partitions.back());
     }
     if (!s.ok()) {
       return s;
@@ -88,22 +88,27 @@ std::string DescribeCraftFilter(const std::string& path,
   }
   const uint64_t keys = filter.metadata.num_keys();
   size_t coded = 0;  // Partitions storing coded keys (format 3).
-  for (const LoudsSparse& p : filter.partitions) {
-    coded += p.key_code() != nullptr;
+  size_t hashed = 0;  // Partitions with a range hash (format 4).
+  for (const CraftPartition& p : filter.partitions) {
+    coded += p.trie().key_code() != nullptr;
+    hashed += p.range_hash() != nullptr;
   }
-  char buf[320];
+  auto share = [&filter](size_t n) {
+    return n == 0 ? "no"
+                  : (n == filter.partitions.size() ? "yes" : "some partitions");
+  };
+  char buf[384];
   snprintf(
       buf, sizeof(buf),
       "CRaFT range filter\n"
       "------------------------------\n"
       "  partitions: %zu\n  keys: %" PRIu64 "\n  bytes: %" PRIu64
-      "\n  bits per key: %.2f\n  order-preserving key code: %s\n",
+      "\n  bits per key: %.2f\n  order-preserving key code: %s\n"
+      "  range hash: %s\n",
       filter.metadata.partitions().size(), keys, filter.bytes,
       keys ? 8.0 * static_cast<double>(filter.bytes) / static_cast<double>(keys)
            : 0.0,
-      coded == 0
-          ? "no"
-          : (coded == filter.partitions.size() ? "yes" : "some partitions"));
+      share(coded), share(hashed));
   return buf;
 }
 

@@ -10,7 +10,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/status.h"
 #include "table/craft/craft_filter.h"
-#include "table/craft/louds_sparse.h"
+#include "table/craft/craft_partition.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -18,7 +18,7 @@ namespace ROCKSDB_NAMESPACE {
 // options say (sst_dump, tests): NotFound if the table has none.
 struct CraftFileFilter {
   CraftMetadata metadata;
-  std::vector<LoudsSparse> partitions;
+  std::vector<CraftPartition> partitions;
   uint64_t bytes = 0;  // Partitions plus metadata.
 };
 Status ReadCraftFilterFromFile(const std::string& path, const Options& options,

@@ -19,7 +19,8 @@ constexpr uint8_t kMetadataVersion = 2;  // Version 1 plus the last key.
 CraftFilterBuilder::CraftFilterBuilder(const CraftFilterOptions& options)
     : options_(options),
       sampling_(options.key_coding && options.trie.compact_labels),
-      trie_(options.trie) {
+      trie_(options.trie),
+      range_hash_(options.range_hash_bits) {
   if (options_.partition_size == 0) {
     options_.partition_size = CraftFilterOptions::kDefaultPartitionSize;
   }
@@ -83,7 +84,8 @@ void CraftFilterBuilder::AddKey(const Slice& user_key, uint32_t data_block) {
     return;  // An older version of the same key.
   }
   if (trie_.num_keys() > 0 &&
-      trie_.EstimatedSize() >= options_.partition_size) {
+      trie_.EstimatedSize() + range_hash_.EstimatedSize() >=
+          options_.partition_size) {
     CutPartition();
   }
   if (trie_.num_keys() == 0) {
@@ -92,6 +94,9 @@ void CraftFilterBuilder::AddKey(const Slice& user_key, uint32_t data_block) {
     current_.first_block = data_block;
   }
   trie_.Add(user_key);
+  if (options_.range_hash_bits > 0) {
+    range_hash_.Add(user_key);
+  }
   current_.last_block = data_block;
   ++current_.num_keys;
   ++num_keys_;
@@ -100,8 +105,14 @@ void CraftFilterBuilder::AddKey(const Slice& user_key, uint32_t data_block) {
 }
 
 void CraftFilterBuilder::CutPartition() {
+  std::string trie;
+  trie_.Finish(&trie);
+  std::string range_hash;
+  if (options_.range_hash_bits > 0) {
+    range_hash_.Finish(&range_hash);
+  }
   std::string block;
-  trie_.Finish(&block);
+  CraftPartition::Encode(trie, range_hash, &block);
   partitions_.push_back(std::move(block));
   infos_.push_back(current_);
 }
@@ -322,16 +333,16 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
   if (p < 0) {
     return false;  // lo sorts before every key and the first key is >= hi.
   }
-  const LoudsSparse* trie = nullptr;
+  const CraftPartition* partition = nullptr;
   Cleanable pin;  // Holds the partition (e.g. its block cache entry).
-  Status s = loader(static_cast<size_t>(p), &trie, &pin);
-  if (!s.ok() || trie == nullptr) {
+  Status s = loader(static_cast<size_t>(p), &partition, &pin);
+  if (!s.ok() || partition == nullptr) {
     if (status != nullptr) {
       *status = s;
     }
     return true;  // Never a false negative, even on a damaged partition.
   }
-  return trie->RangeMayExist(lo, hi);
+  return partition->RangeMayExist(lo, hi);
 }
 
 uint64_t CraftFilterReader::EstimateKeys(
@@ -349,12 +360,12 @@ uint64_t CraftFilterReader::EstimateKeys(
   // Keys of partition p in [lo, hi): by its trie, else half of them.
   auto edge = [&](int p) -> uint64_t {
     if (loader != nullptr) {
-      const LoudsSparse* trie = nullptr;
+      const CraftPartition* partition = nullptr;
       Cleanable pin;
-      if ((*loader)(static_cast<size_t>(p), &trie, &pin).ok() &&
-          trie != nullptr) {
-        const uint64_t below_hi = trie->CountLess(hi);
-        const uint64_t below_lo = trie->CountLess(lo);
+      if ((*loader)(static_cast<size_t>(p), &partition, &pin).ok() &&
+          partition != nullptr) {
+        const uint64_t below_hi = partition->trie().CountLess(hi);
+        const uint64_t below_lo = partition->trie().CountLess(lo);
         return below_hi > below_lo ? below_hi - below_lo : 0;
       }
     }

@@ -18,7 +18,9 @@
 #include "rocksdb/cleanable.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/craft/craft_partition.h"
 #include "table/craft/louds_sparse.h"
+#include "table/craft/range_hash.h"
 #include "util/autovector.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -31,6 +33,10 @@ struct CraftFilterOptions {
   // keys when that saves at least an eighth of their trie bytes (text keys;
   // FORMAT.md, format 3). The code in trie.key_code, if any, is replaced.
   bool key_coding = true;
+  // Bits per key of each partition's range hash (range_hash.h, partition
+  // format 4), for short ranges next to stored keys; 0 for none. Partitions
+  // whose keys are not all of one width get none.
+  uint32_t range_hash_bits = 0;
 
   static constexpr uint32_t kDefaultPartitionSize = 16 * 1024;
   // Key bytes sampled to fit the code.
@@ -76,6 +82,7 @@ class CraftFilterBuilder {
   std::vector<std::pair<std::string, uint32_t>> sample_;
   size_t sample_bytes_ = 0;
   LoudsSparseBuilder trie_;
+  RangeHashBuilder range_hash_;
   std::vector<std::string> partitions_;
   std::vector<CraftPartitionInfo> infos_;
   CraftPartitionInfo current_;
@@ -139,7 +146,7 @@ class CraftMetadata {
 // cache entry registers its release there) or, with nothing registered,
 // while the loader's owner lives.
 using CraftPartitionLoader = std::function<Status(
-    size_t index, const LoudsSparse** partition, Cleanable* pin)>;
+    size_t index, const CraftPartition** partition, Cleanable* pin)>;
 
 class CraftFilterReader {
  public:

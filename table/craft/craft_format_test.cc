@@ -1,5 +1,6 @@
 // Golden bytes of every CRaFT format this code writes (FORMAT.md): partition
-// versions 1, 2 and 3, metadata version 2, and the decoding of metadata
+// versions 1, 2, 3 and 4 (with the range hash's slot function), metadata
+// version 2, and the decoding of metadata
 // version 1, which is only read. A change to any of these bytes is a format
 // change: it must come with a new version in FORMAT.md, never silently.
 //
@@ -12,6 +13,7 @@
 
 #include "table/craft/craft_filter.h"
 #include "table/craft/louds_sparse.h"
+#include "table/craft/range_hash.h"
 #include "test_util/testharness.h"
 #include "util/coding.h"
 #include "util/hash.h"
@@ -150,6 +152,58 @@ TEST(CraftFormatTest, PartitionsOfAFilter) {
     all += p;
   }
   EXPECT_EQ(Digest(all), "9341:2594112307210805235");
+}
+
+// Version 4: a version 2 trie, nested, then the range hash section. Keys
+// 1, 2 and 1000 (8 bytes) at 6 bits per key: blocks of 2^4 tails, 3 slots.
+TEST(CraftFormatTest, PartitionVersion4Bytes) {
+  LoudsSparseOptions options;
+  options.real_suffix_bits = 0;
+  const std::vector<std::string> keys = IntegerKeys(3, 1);  // 1, 2, 3
+  std::vector<std::string> with_far = {keys[0], keys[1]};
+  with_far.push_back(IntegerKeys(2, 999)[1]);  // 1000
+  const std::string trie = Trie(with_far, options);
+  RangeHashBuilder builder(6);
+  for (const std::string& k : with_far) {
+    builder.Add(k);
+  }
+  std::string section;
+  ASSERT_TRUE(builder.Finish(&section));
+  std::string block;
+  CraftPartition::Encode(trie, section, &block);
+  EXPECT_EQ(Hex(block.substr(0, 2 + trie.size())),
+            "04" + Hex(std::string(1, static_cast<char>(trie.size()))) +
+                Hex(trie));
+  EXPECT_EQ(Hex(section),
+            "0804"              // W = 8, k = 4
+            "0304"              // 3 slots, l = 4
+            "03"                // 3 values
+            "2108000000000000"  // lows: 1, 2, 8 (4 bits each)
+            "2300000000000000"  // highs: buckets 0 and 1 empty ("1", "1"),
+                                // bucket 2 all three ("0001"): blocks 0
+                                // and 62 both hash to slot 2
+  );
+  EXPECT_EQ(RangeHashSlot(RangeHashPrefix(keys[0], 8), 0, 3), 2u);
+  EXPECT_EQ(RangeHashSlot(RangeHashPrefix(keys[0], 8), 62, 3), 2u);
+  CraftPartition decoded;
+  ASSERT_OK(CraftPartition::Decode(block, &decoded));
+  ASSERT_NE(decoded.range_hash(), nullptr);
+  EXPECT_EQ(decoded.range_hash()->num_values(), 3u);
+}
+
+// The range hash's slot function and key split are part of the format.
+TEST(CraftFormatTest, RangeHashSlotValues) {
+  EXPECT_EQ(RangeHashSlot(0, 0, 1000), 0u);
+  EXPECT_EQ(RangeHashSlot(0, 1, 1000), 611u);
+  EXPECT_EQ(RangeHashSlot(12345, 678, 1000000), 124215u);
+  EXPECT_EQ(RangeHashSlot(~uint64_t{0}, ~uint64_t{0}, uint64_t{1} << 40),
+            161991752428u);
+  const std::string key = "tenant\x01\x02\x03\x04\x05\x06\x07\x08";
+  EXPECT_EQ(RangeHashTail(key, key.size()), 0x0102030405060708u);
+  // Hash64 of "tenant" (RocksDB's XXPH3) with the range hash's seed.
+  EXPECT_EQ(RangeHashPrefix(key, key.size()), 18359559587872436418u);
+  EXPECT_EQ(RangeHashPrefix(key.substr(6), 8), 9540066724482914216u);  // ""
+  EXPECT_EQ(RangeHashTail("\x01\x02", 2), 0x0102u);
 }
 
 // Metadata version 2: per partition its first key, key count, data blocks

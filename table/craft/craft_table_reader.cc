@@ -27,13 +27,13 @@ Status ReadRawBlock(const BlockBasedTable::Rep* rep,
                         rep->persistent_cache_options, handle, contents);
 }
 
-void DeletePartition(void* trie, void* /*unused*/) {
-  delete static_cast<LoudsSparse*>(trie);
+void DeletePartition(void* partition, void* /*unused*/) {
+  delete static_cast<CraftPartition*>(partition);
 }
 
-void DeleteCachedPartition(Cache::ObjectPtr trie,
+void DeleteCachedPartition(Cache::ObjectPtr partition,
                            MemoryAllocator* /*allocator*/) {
-  delete static_cast<LoudsSparse*>(trie);
+  delete static_cast<CraftPartition*>(partition);
 }
 
 // Decoded partitions live in the block cache as filter blocks. No secondary
@@ -70,7 +70,7 @@ CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
   }
   // Without a block cache there is nowhere else to keep them.
   if (pin_partitions || rep_->table_options.block_cache == nullptr) {
-    pinned_.reset(new std::atomic<const LoudsSparse*>[n]);
+    pinned_.reset(new std::atomic<const CraftPartition*>[n]);
     for (size_t i = 0; i < n; ++i) {
       pinned_[i].store(nullptr, std::memory_order_relaxed);
     }
@@ -114,7 +114,7 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
 
 Status CraftTableReader::ReadPartition(
     size_t index, const ReadOptions& read_options,
-    std::unique_ptr<LoudsSparse>* trie) const {
+    std::unique_ptr<CraftPartition>* partition) const {
   if (read_options.read_tier == kBlockCacheTier) {
     // As for any block of the table: no file read at this tier.
     return Status::Incomplete("CRaFT partition not in the block cache");
@@ -123,20 +123,20 @@ Status CraftTableReader::ReadPartition(
   BlockContents contents;
   Status s = ReadRawBlock(rep_, read_options, /*prefetch_buffer=*/nullptr,
                           BlockHandle(info.offset, info.size), &contents);
-  auto decoded = std::make_unique<LoudsSparse>();
+  auto decoded = std::make_unique<CraftPartition>();
   if (s.ok()) {
-    s = LoudsSparse::Decode(contents.data, decoded.get());
+    s = CraftPartition::Decode(contents.data, decoded.get());
   }
   if (s.ok()) {
     RecordTick(rep_->ioptions.stats, CRAFT_FILTER_BYTES_READ, info.size);
-    *trie = std::move(decoded);
+    *partition = std::move(decoded);
   }
   return s;
 }
 
 Status CraftTableReader::LoadPartition(size_t index,
                                        const ReadOptions& read_options,
-                                       const LoudsSparse** partition,
+                                       const CraftPartition** partition,
                                        Cleanable* pin) const {
   if (index >= filter_.metadata().partitions().size()) {
     return Status::Corruption("CRaFT partition index out of range");
@@ -151,7 +151,7 @@ Status CraftTableReader::LoadPartition(size_t index,
 
 Status CraftTableReader::LoadCachedPartition(size_t index,
                                              const ReadOptions& read_options,
-                                             const LoudsSparse** partition,
+                                             const CraftPartition** partition,
                                              Cleanable* pin) const {
   Cache* cache = rep_->table_options.block_cache.get();
   // Keyed like the table's other blocks; the offset is unique in the file.
@@ -160,56 +160,56 @@ Status CraftTableReader::LoadCachedPartition(size_t index,
       BlockHandle(filter_.metadata().partitions()[index].offset, 0));
   Cache::Handle* handle = cache->Lookup(key.AsSlice());
   if (handle == nullptr) {
-    std::unique_ptr<LoudsSparse> trie;
-    Status s = ReadPartition(index, read_options, &trie);
+    std::unique_ptr<CraftPartition> decoded;
+    Status s = ReadPartition(index, read_options, &decoded);
     if (!s.ok()) {
       return s;
     }
-    const size_t charge = trie->ApproximateMemoryUsage();
+    const size_t charge = decoded->ApproximateMemoryUsage();
     const Cache::Priority priority =
         rep_->table_options.cache_index_and_filter_blocks_with_high_priority
             ? Cache::Priority::HIGH
             : Cache::Priority::LOW;
-    s = cache->Insert(key.AsSlice(), trie.get(), &kPartitionCacheHelper, charge,
-                      &handle, priority);
+    s = cache->Insert(key.AsSlice(), decoded.get(), &kPartitionCacheHelper,
+                      charge, &handle, priority);
     if (!s.ok()) {
       // A full cache with a strict limit: answer from a private copy.
-      *partition = trie.get();
-      pin->RegisterCleanup(&DeletePartition, trie.release(), nullptr);
+      *partition = decoded.get();
+      pin->RegisterCleanup(&DeletePartition, decoded.release(), nullptr);
       return Status::OK();
     }
-    trie.release();  // Owned by the cache now.
+    decoded.release();  // Owned by the cache now.
   }
-  *partition = static_cast<const LoudsSparse*>(cache->Value(handle));
+  *partition = static_cast<const CraftPartition*>(cache->Value(handle));
   pin->RegisterCleanup(&ReleaseCacheHandle, cache, handle);
   return Status::OK();
 }
 
 Status CraftTableReader::PinPartition(size_t index,
                                       const ReadOptions& read_options,
-                                      const LoudsSparse** partition) const {
+                                      const CraftPartition** partition) const {
   // Declared before the lock: a copy that lost the race is released after
   // the lock is.
   Cleanable holder;
-  const LoudsSparse* loaded = nullptr;
+  const CraftPartition* loaded = nullptr;
   Status s;
   if (rep_->table_options.block_cache != nullptr) {
     // A cache entry held until the reader closes, as upstream pins filter
     // partitions: still charged to the cache.
     s = LoadCachedPartition(index, read_options, &loaded, &holder);
   } else {
-    std::unique_ptr<LoudsSparse> trie;
-    s = ReadPartition(index, read_options, &trie);
+    std::unique_ptr<CraftPartition> decoded;
+    s = ReadPartition(index, read_options, &decoded);
     if (s.ok()) {
-      loaded = trie.get();
-      holder.RegisterCleanup(&DeletePartition, trie.release(), nullptr);
+      loaded = decoded.get();
+      holder.RegisterCleanup(&DeletePartition, decoded.release(), nullptr);
     }
   }
   if (!s.ok()) {
     return s;
   }
   std::lock_guard<std::mutex> lock(pin_mu_);
-  const LoudsSparse* current = pinned_[index].load(std::memory_order_relaxed);
+  const CraftPartition* current = pinned_[index].load(std::memory_order_relaxed);
   if (current == nullptr) {
     holder.DelegateCleanupsTo(&pins_);
     pinned_[index].store(loaded, std::memory_order_release);
@@ -221,7 +221,7 @@ Status CraftTableReader::PinPartition(size_t index,
 
 CraftPartitionLoader CraftTableReader::Loader(
     const ReadOptions& read_options) const {
-  return [this, &read_options](size_t index, const LoudsSparse** partition,
+  return [this, &read_options](size_t index, const CraftPartition** partition,
                                Cleanable* pin) {
     return LoadPartition(index, read_options, partition, pin);
   };
@@ -244,7 +244,7 @@ uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
   const CraftPartitionLoader load = Loader(read_options);
   // An unreadable partition is estimated from the metadata instead.
   const CraftPartitionLoader loader =
-      [&load](size_t index, const LoudsSparse** partition, Cleanable* pin) {
+      [&load](size_t index, const CraftPartition** partition, Cleanable* pin) {
         Status s = load(index, partition, pin);
         IGNORE_STATUS_IF_ERROR(s);
         return s;

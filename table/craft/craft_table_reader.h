@@ -62,17 +62,17 @@ class CraftTableReader {
   // LoadPartition, as a loader; `read_options` must outlive it.
   CraftPartitionLoader Loader(const ReadOptions& read_options) const;
   Status ReadPartition(size_t index, const ReadOptions& read_options,
-                       std::unique_ptr<LoudsSparse>* trie) const;
+                       std::unique_ptr<CraftPartition>* partition) const;
   // A pinned partition, or one through the table's block cache whose entry
   // `pin` releases.
   Status LoadPartition(size_t index, const ReadOptions& read_options,
-                       const LoudsSparse** partition, Cleanable* pin) const;
+                       const CraftPartition** partition, Cleanable* pin) const;
   Status LoadCachedPartition(size_t index, const ReadOptions& read_options,
-                             const LoudsSparse** partition,
+                             const CraftPartition** partition,
                              Cleanable* pin) const;
   // Loads a partition for good (pinning, or no block cache at all).
   Status PinPartition(size_t index, const ReadOptions& read_options,
-                      const LoudsSparse** partition) const;
+                      const CraftPartition** partition) const;
 
   const BlockBasedTable::Rep* rep_;
   CraftFilterReader filter_;  // The metadata stays in memory, like a
@@ -80,7 +80,7 @@ class CraftTableReader {
   uint64_t stored_bytes_;
   // Pinned partitions, published with a release store once loaded; null
   // when partitions are not pinned.
-  std::unique_ptr<std::atomic<const LoudsSparse*>[]> pinned_;
+  std::unique_ptr<std::atomic<const CraftPartition*>[]> pinned_;
   mutable std::mutex pin_mu_;  // Serializes PinPartition.
   mutable Cleanable pins_;     // Releases the pinned partitions.
   CraftCheckPolicy check_policy_;

@@ -62,7 +62,7 @@ class CraftTableTest : public testing::Test {
 
   Status ReadFilter(const std::string& path, const Options& options,
                     CraftMetadata* metadata,
-                    std::vector<LoudsSparse>* partitions) {
+                    std::vector<CraftPartition>* partitions) {
     CraftFileFilter filter;
     Status s = ReadCraftFilterFromFile(path, options, &filter);
     *metadata = filter.metadata;
@@ -205,12 +205,12 @@ TEST_F(CraftTableTest, SstFileWriterTablesCarryAFilterAndStayReadable) {
       << description;
 
   CraftMetadata metadata;
-  std::vector<LoudsSparse> partitions;
+  std::vector<CraftPartition> partitions;
   ASSERT_OK(ReadFilter(path, options, &metadata, &partitions));
   EXPECT_EQ(metadata.num_keys(), keys.size());
   EXPECT_GT(partitions.size(), 3u);
   CraftFilterReader filter(metadata);
-  auto loader = [&partitions](size_t index, const LoudsSparse** trie,
+  auto loader = [&partitions](size_t index, const CraftPartition** trie,
                               Cleanable*) {
     *trie = &partitions.at(index);
     return Status::OK();
@@ -306,7 +306,7 @@ TEST_F(CraftTableTest, OffMeansNoFilterBlock) {
   ASSERT_OK(writer.Put("a", "1"));
   ASSERT_OK(writer.Finish());
   CraftMetadata metadata;
-  std::vector<LoudsSparse> partitions;
+  std::vector<CraftPartition> partitions;
   EXPECT_FALSE(ReadFilter(path, options, &metadata, &partitions).ok());
 }
 
@@ -330,7 +330,7 @@ TEST_F(CraftTableTest, FlushedAndCompactedTablesVerify) {
   ASSERT_FALSE(files.empty());
   for (const auto& f : files) {
     CraftMetadata metadata;
-    std::vector<LoudsSparse> partitions;
+    std::vector<CraftPartition> partitions;
     ASSERT_OK(ReadFilter(f.db_path + f.name, options, &metadata, &partitions));
     EXPECT_EQ(metadata.num_keys(), f.num_entries);
   }

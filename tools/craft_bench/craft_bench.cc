@@ -7,14 +7,18 @@
 //               [--text_file PATH]   (also: half its lines as keys, the
 //                                     other half as queries, e.g.
 //                                     /usr/share/dict/words)
+//               [--range_hash_bits 0,12,14]  (partition format 4: each
+//                                     integer case also with a range hash
+//                                     of these bits per key)
 //
 // Key sets: uniform 64-bit integers (big-endian) and generated email-like
 // text keys (stored with the order-preserving key code unless
 // --key_coding 0). Queries: [lo, lo + width) for widths 2^0, 2^5, 2^10
 // (integers) and [p, p + "\xff") for random 4-13 letter prefixes p (text),
 // random lo, only the empty ones counted; and the correlated cases, lo
-// 1..64 past a stored integer key, or a stored text key plus a letter.
-// Bits per key count every partition and the metadata block.
+// 1..64 past a stored integer key (widths 1, 32, 64), or a stored text key
+// plus a letter. Bits per key count every partition and the metadata
+// block; build time is per key.
 
 #include <algorithm>
 #include <chrono>
@@ -35,7 +39,7 @@ using ROCKSDB_NAMESPACE::CraftFilterOptions;
 using ROCKSDB_NAMESPACE::CraftFilterReader;
 using ROCKSDB_NAMESPACE::CraftMetadata;
 using ROCKSDB_NAMESPACE::CraftPartitionInfo;
-using ROCKSDB_NAMESPACE::LoudsSparse;
+using ROCKSDB_NAMESPACE::CraftPartition;
 using ROCKSDB_NAMESPACE::Slice;
 using ROCKSDB_NAMESPACE::Status;
 
@@ -49,20 +53,24 @@ std::string BigEndian(uint64_t v) {
 
 struct Filter {
   CraftMetadata metadata;
-  std::vector<LoudsSparse> tries;
+  std::vector<CraftPartition> tries;
+  double build_ns_per_key = 0;
   size_t bytes = 0;
 };
 
 bool plain_labels = false;
 bool key_coding = true;
+std::vector<uint32_t> range_hash_bits = {0};
 
 Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
-             uint32_t partition_size) {
+             uint32_t hash_bits, uint32_t partition_size) {
+  const auto start = std::chrono::steady_clock::now();
   CraftFilterOptions options;
   options.trie.compact_labels = !plain_labels;
   options.key_coding = key_coding;
   options.partition_size = partition_size;
   options.trie.real_suffix_bits = real_bits;
+  options.range_hash_bits = hash_bits;
   CraftFilterBuilder builder(options);
   for (const std::string& k : keys) builder.Add(k, 0);
   std::vector<std::string> partitions;
@@ -72,11 +80,15 @@ Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
   std::string metadata;
   CraftMetadata::Encode(infos, last_key, &metadata);
   Filter f;
+  f.build_ns_per_key = std::chrono::duration<double, std::nano>(
+                           std::chrono::steady_clock::now() - start)
+                           .count() /
+                       static_cast<double>(keys.size());
   f.bytes = metadata.size();
   f.tries.resize(partitions.size());
   for (size_t i = 0; i < partitions.size(); ++i) {
     f.bytes += partitions[i].size();
-    Status s = LoudsSparse::Decode(partitions[i], &f.tries[i]);
+    Status s = CraftPartition::Decode(partitions[i], &f.tries[i]);
     if (!s.ok()) {
       fprintf(stderr, "decode: %s\n", s.ToString().c_str());
       exit(1);
@@ -93,10 +105,10 @@ struct Query {
 
 void Measure(const char* name, const std::vector<std::string>& keys,
              const std::vector<Query>& queries, uint32_t real_bits,
-             uint32_t partition_size) {
-  Filter f = Build(keys, real_bits, partition_size);
+             uint32_t partition_size, uint32_t hash_bits = 0) {
+  Filter f = Build(keys, real_bits, hash_bits, partition_size);
   CraftFilterReader reader(f.metadata);
-  auto loader = [&f](size_t i, const LoudsSparse** t, Cleanable*) {
+  auto loader = [&f](size_t i, const CraftPartition** t, Cleanable*) {
     *t = &f.tries[i];
     return Status::OK();
   };
@@ -124,10 +136,10 @@ void Measure(const char* name, const std::vector<std::string>& keys,
     }
   }
   printf(
-      "%-28s real=%-2u bits/key=%6.2f  empty=%7zu  FPR=%7.4f%%  "
-      "query=%6.0f ns%s\n",
-      name, real_bits, 8.0 * f.bytes / keys.size(), empty,
-      empty ? 100.0 * fp / empty : 0.0, ns,
+      "%-30s real=%-2u rh=%-2u bits/key=%6.2f  empty=%7zu  FPR=%7.4f%%  "
+      "query=%6.0f ns  build=%5.0f ns/key%s\n",
+      name, real_bits, hash_bits, 8.0 * f.bytes / keys.size(), empty,
+      empty ? 100.0 * fp / empty : 0.0, ns, f.build_ns_per_key,
       false_negative ? "  FALSE NEGATIVES!" : "");
 }
 
@@ -147,6 +159,15 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[i], "--text_file")) text_file = argv[i + 1];
     if (!strcmp(argv[i], "--partition"))
       partition = static_cast<uint32_t>(strtoul(argv[i + 1], nullptr, 10));
+    if (!strcmp(argv[i], "--range_hash_bits")) {
+      range_hash_bits.clear();
+      for (const char* p = argv[i + 1]; *p != '\0';) {
+        char* end = nullptr;
+        range_hash_bits.push_back(
+            static_cast<uint32_t>(strtoul(p, &end, 10)));
+        p = *end == ',' ? end + 1 : end;
+      }
+    }
   }
   std::mt19937_64 rng(2026);
 
@@ -163,22 +184,30 @@ int main(int argc, char** argv) {
       const uint64_t lo = rng();
       queries.push_back({BigEndian(lo), BigEndian(lo + width)});
     }
-    for (uint32_t real : {0u, 1u, 2u, 3u, 4u, 8u}) {
-      char name[64];
-      snprintf(name, sizeof(name), "uint64 width 2^%d",
-               width == 1 ? 0 : (width == 32 ? 5 : 10));
-      Measure(name, int_keys, queries, real, partition);
+    for (uint32_t rh : range_hash_bits) {
+      for (uint32_t real : {0u, 1u, 2u, 3u, 4u, 8u}) {
+        char name[64];
+        snprintf(name, sizeof(name), "uint64 width 2^%d",
+                 width == 1 ? 0 : (width == 32 ? 5 : 10));
+        Measure(name, int_keys, queries, real, partition, rh);
+      }
     }
   }
-  {
+  // Correlated: [lo, lo + width) with lo 1..64 past a stored key.
+  for (uint64_t width : {uint64_t{1}, uint64_t{32}, uint64_t{64}}) {
     std::vector<Query> queries;
     for (size_t i = 0; i < q; ++i) {
       const uint64_t base = ints[rng() % ints.size()];
       const uint64_t lo = base + 1 + rng() % 64;
-      queries.push_back({BigEndian(lo), BigEndian(lo + 1)});
+      queries.push_back({BigEndian(lo), BigEndian(lo + width)});
     }
-    for (uint32_t real : {0u, 4u, 8u}) {
-      Measure("uint64 correlated (+1..64)", int_keys, queries, real, partition);
+    for (uint32_t rh : range_hash_bits) {
+      for (uint32_t real : {0u, 4u, 8u}) {
+        char name[64];
+        snprintf(name, sizeof(name), "uint64 correlated w=%d",
+                 static_cast<int>(width));
+        Measure(name, int_keys, queries, real, partition, rh);
+      }
     }
   }
 

@@ -68,7 +68,7 @@ void CraftQueryCommand::DoCommand() {
     CraftFilterReader reader(filter.metadata);
     Status load;
     const CraftPartitionLoader loader =
-        [&filter](size_t index, const LoudsSparse** partition, Cleanable*) {
+        [&filter](size_t index, const CraftPartition** partition, Cleanable*) {
           if (index >= filter.partitions.size()) {
             return Status::Corruption("no such CRaFT partition");
           }
