@@ -10,6 +10,13 @@
 // inner relation with an upper bound at the next join key and reads the
 // matching rows: one short bounded seek per outer row, most of them into a
 // range that is empty in every table.
+//
+// Correlated probes (nljoin_near_miss > 0, with nljoin_inner_row_ids=false
+// so that an inner key is 'n' + [8-byte join key] alone): an outer row
+// without a match references a join key 1..nljoin_near_miss past one that
+// has inner rows, as a foreign key to a neighbour of an existing id does.
+// Each such seek then starts just past a stored key, the range a trie
+// cannot reject and CRaFT's range hash can (docs/craft.md).
 
 #ifdef GFLAGS
 #include <algorithm>
@@ -36,6 +43,13 @@ DEFINE_uint64(nljoin_value_size, 100, "nljoin: row value size");
 DEFINE_uint64(nljoin_outer_per_query, 32,
               "nljoin: outer rows a query scans (one inner seek each)");
 DEFINE_uint64(nljoin_ops, 20000, "nljoin: queries per thread");
+DEFINE_bool(nljoin_inner_row_ids, true,
+            "nljoin: inner keys end with an 8-byte row id (false: the join "
+            "key alone, one row per matching join key)");
+DEFINE_uint64(nljoin_near_miss, 0,
+              "nljoin: when > 0, a share nljoin_match_fraction of outer rows "
+              "join a matching key and the rest a key 1..N past one "
+              "(correlated probes); 0: join keys uniform");
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -47,10 +61,27 @@ bool Matches(uint64_t join_key) {
          FLAGS_nljoin_match_fraction * 1000000.0;
 }
 
-uint64_t JoinKeyOf(uint64_t outer_id) {
+uint64_t OuterHash(uint64_t outer_id, uint64_t seed) {
   return Hash64(reinterpret_cast<const char*>(&outer_id), sizeof(outer_id),
-                5) %
-         std::max<uint64_t>(1, FLAGS_nljoin_join_keys);
+                seed);
+}
+
+uint64_t JoinKeyOf(uint64_t outer_id) {
+  const uint64_t join_keys = std::max<uint64_t>(1, FLAGS_nljoin_join_keys);
+  const uint64_t uniform = OuterHash(outer_id, 5) % join_keys;
+  if (FLAGS_nljoin_near_miss == 0) {
+    return uniform;
+  }
+  // The first matching join key at or after the uniform one (wrapping).
+  uint64_t match = uniform;
+  for (uint64_t i = 0; i < join_keys && !Matches(match); i++) {
+    match = (match + 1) % join_keys;
+  }
+  if (static_cast<double>(OuterHash(outer_id, 7) % 1000000) <
+      FLAGS_nljoin_match_fraction * 1000000.0) {
+    return match;
+  }
+  return match + 1 + OuterHash(outer_id, 9) % FLAGS_nljoin_near_miss;
 }
 
 std::string OuterKey(uint64_t id) { return TaggedKey('o', id); }
@@ -93,7 +124,12 @@ void RunFill(WorkloadThread* thread) {
       value.replace(0, 8, head);
       Check(batch.Put(OuterKey(w.id), value), "nljoin_fill");
     } else {
-      for (uint64_t r = 0; r < FLAGS_nljoin_rows_per_match; r++) {
+      if (!FLAGS_nljoin_inner_row_ids) {
+        Check(batch.Put(InnerPrefix(w.id), value), "nljoin_fill");
+      }
+      for (uint64_t r = 0;
+           FLAGS_nljoin_inner_row_ids && r < FLAGS_nljoin_rows_per_match;
+           r++) {
         std::string key = InnerPrefix(w.id);
         AppendBigEndian64(&key, r);
         Check(batch.Put(key, value), "nljoin_fill");
