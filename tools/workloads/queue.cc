@@ -16,6 +16,11 @@
 // --queue_report_file: dequeue latency p50/p99, tombstones skipped per
 // dequeue (perf context), live tombstones per level, space and write
 // amplification.
+//
+// --queue_snapshot_interval N: in the steady and drain phases thread 0
+// holds one snapshot at a time and replaces it every N seconds, as long
+// queries or backups do; what is deleted under it must then survive until
+// it is released.
 
 #ifdef GFLAGS
 #include <algorithm>
@@ -60,6 +65,9 @@ DEFINE_uint64(queue_enqueue_rate, 0,
 DEFINE_string(queue_report_file, "",
               "queue: CSV of interval metrics (empty = none)");
 DEFINE_uint64(queue_report_interval, 5, "queue: seconds between CSV rows");
+DEFINE_uint64(queue_snapshot_interval, 0,
+              "queue: seconds each snapshot is held, one at a time, in the "
+              "steady and drain phases (0: none)");
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -131,11 +139,31 @@ class QueueWorkload {
           clock->SleepForMicroseconds(10000);
         }
         if (!s.ok()) return s;
-        if (t_->tid == 0) MaybeReport(clock.get());
+        if (t_->tid == 0) {
+          MaybeReport(clock.get());
+          MaybeReplaceSnapshot(clock.get(), /*hold=*/phase <= 2);
+        }
       }
     }
+    if (t_->tid == 0) MaybeReplaceSnapshot(clock.get(), /*hold=*/false);
     SetPerfLevel(PerfLevel::kDisable);
     return Status::OK();
+  }
+
+  // Releases the held snapshot once it is due (or when !hold) and, with
+  // `hold`, takes the next one.
+  void MaybeReplaceSnapshot(SystemClock* clock, bool hold) {
+    if (FLAGS_queue_snapshot_interval == 0) return;
+    const uint64_t now = clock->NowMicros();
+    if (hold && snapshot_ != nullptr && now < snapshot_due_) return;
+    if (snapshot_ != nullptr) {
+      t_->db->ReleaseSnapshot(snapshot_);
+      snapshot_ = nullptr;
+    }
+    if (hold) {
+      snapshot_ = t_->db->GetSnapshot();
+      snapshot_due_ = now + FLAGS_queue_snapshot_interval * 1000000;
+    }
   }
 
   uint64_t dequeues() const { return dequeues_; }
@@ -365,6 +393,8 @@ class QueueWorkload {
   uint64_t start_ = 0;
   uint64_t next_report_ = 0;
   FILE* report_ = nullptr;
+  const Snapshot* snapshot_ = nullptr;
+  uint64_t snapshot_due_ = 0;
 };
 
 void RunQueue(WorkloadThread* thread) {
