@@ -1,5 +1,7 @@
-// A table's CRaFT filter: consecutive LOUDS-Sparse partitions of its sorted
-// keys plus a metadata block that indexes them (FORMAT.md).
+// A table's CRaFT (Compact Range Filter Trie) filter: consecutive
+// partitions of its sorted keys, each a LOUDS-Sparse trie and, in format 4,
+// a range hash of the same keys (craft_partition.h), plus a metadata block
+// that indexes them (FORMAT.md).
 //
 // The builder is fed user keys in table order with the data block they land
 // in; it cuts a partition when the current one reaches the target size, at a
