@@ -7,6 +7,7 @@
 #include "table/craft/bit_stream.h"
 #include "util/coding.h"
 #include "util/hash.h"
+#include "util/math.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -17,15 +18,18 @@ constexpr uint32_t kMaxBlockBits = 56;
 
 size_t TailBytes(size_t key_bytes) { return std::min<size_t>(key_bytes, 8); }
 
+// Bits needed to write v (0 for 0).
 uint32_t BitWidth(uint64_t v) {
-  return v == 0 ? 0 : 64 - static_cast<uint32_t>(__builtin_clzll(v));
+  return v == 0 ? 0 : static_cast<uint32_t>(FloorLog2(v)) + 1;
 }
 
 // Elias-Fano's split of `num_values` values below `universe`: each value's
 // low floor(log2(universe / num_values)) bits are stored as they are, its
 // high part in unary, one bucket per high part.
 uint32_t LowBits(uint64_t universe, uint64_t num_values) {
-  return universe > num_values ? BitWidth(universe / num_values) - 1 : 0;
+  return universe > num_values
+             ? static_cast<uint32_t>(FloorLog2(universe / num_values))
+             : 0;
 }
 
 uint64_t NumBuckets(uint64_t universe, uint32_t low_bits) {
