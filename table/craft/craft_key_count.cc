@@ -38,8 +38,10 @@ Status EstimateKeysInRange(DB* db, ColumnFamilyHandle* column_family,
       auto* table = static_cast<const BlockBasedTable*>(f->fd.table_reader);
       const CraftTableReader* craft =
           table != nullptr ? table->get_rep()->craft.get() : nullptr;
-      *count += craft != nullptr ? craft->EstimateKeys(begin, end)
-                                 : f->num_entries;
+      uint64_t keys = 0;
+      *count += craft != nullptr && craft->EstimateKeys(begin, end, &keys)
+                    ? keys
+                    : f->num_entries;
     }
   }
   impl->ReturnAndCleanupSuperVersion(cfd, sv);

@@ -56,9 +56,12 @@ bool CraftSeekMayMatchWithFilter(const BlockBasedTable::Rep* rep,
   }
   const Slice lo = forward ? target : *bound;
   const Slice hi = forward ? *bound : Slice(through);
+  const CraftFilterReader* filter = craft->Filter(read_options);
+  if (filter == nullptr) {
+    return true;  // Its metadata cannot be read now.
+  }
   const CraftCheckPolicy& policy = craft->check_policy();
-  const uint32_t weight =
-      policy.ShouldCheck(craft->filter().ExpectedKeys(lo, hi));
+  const uint32_t weight = policy.ShouldCheck(filter->ExpectedKeys(lo, hi));
   if (weight == 0) {
     return true;  // Likely keys in range, or mostly non-empty here lately.
   }

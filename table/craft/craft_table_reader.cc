@@ -60,27 +60,34 @@ Status ReadCraftBlock(RandomAccessFileReader* file,
   return fetcher.ReadBlockContents();
 }
 
-CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
-                                   CraftMetadata metadata,
-                                   uint64_t metadata_bytes, bool pin_partitions)
-    : rep_(rep), filter_(std::move(metadata)), stored_bytes_(metadata_bytes) {
-  const size_t n = filter_.metadata().partitions().size();
-  for (const CraftPartitionInfo& p : filter_.metadata().partitions()) {
-    stored_bytes_ += p.size;
+CraftTableReader::Loaded::Loaded(CraftMetadata metadata,
+                                 uint64_t metadata_bytes, bool pin)
+    : filter(std::move(metadata)), stored_bytes(metadata_bytes) {
+  const size_t n = filter.metadata().partitions().size();
+  for (const CraftPartitionInfo& p : filter.metadata().partitions()) {
+    stored_bytes += p.size;
   }
-  // Without a block cache there is nowhere else to keep them.
-  if (pin_partitions || rep_->table_options.block_cache == nullptr) {
-    pinned_.reset(new std::atomic<const CraftPartition*>[n]);
+  if (pin) {
+    pinned.reset(new std::atomic<const CraftPartition*>[n]);
     for (size_t i = 0; i < n; ++i) {
-      pinned_[i].store(nullptr, std::memory_order_relaxed);
+      pinned[i].store(nullptr, std::memory_order_relaxed);
     }
   }
 }
 
+CraftTableReader::CraftTableReader(const BlockBasedTable::Rep* rep,
+                                   const BlockHandle& metadata_handle,
+                                   bool pin_partitions)
+    : rep_(rep),
+      metadata_handle_(metadata_handle),
+      // Without a block cache there is nowhere else to keep them.
+      pin_partitions_(pin_partitions ||
+                      rep->table_options.block_cache == nullptr) {}
+
+CraftTableReader::~CraftTableReader() { delete loaded(); }
+
 void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                             InternalIterator* metaindex_iter,
-                            const ReadOptions& read_options,
-                            FilePrefetchBuffer* prefetch_buffer,
                             bool pin_partitions,
                             std::shared_ptr<CraftTableReader>* reader) {
   reader->reset();
@@ -94,32 +101,67 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
       handle.IsNull()) {
     return;  // Written without the filter.
   }
+  reader->reset(new CraftTableReader(rep, handle, pin_partitions));
+}
+
+const CraftTableReader::Loaded* CraftTableReader::Load(
+    const ReadOptions& read_options) const {
+  const Loaded* current = loaded();
+  if (current != nullptr || damaged_.load(std::memory_order_relaxed) ||
+      read_options.read_tier == kBlockCacheTier) {
+    return current;  // At the cache tier, as for any block: no file read.
+  }
   BlockContents contents;
   CraftMetadata metadata;
-  Status s =
-      ReadRawBlock(rep, read_options, prefetch_buffer, handle, &contents);
+  Status s = ReadRawBlock(rep_, read_options, /*prefetch_buffer=*/nullptr,
+                          metadata_handle_, &contents);
   if (s.ok()) {
     s = CraftMetadata::Decode(contents.data, &metadata);
   }
   if (!s.ok()) {
-    // As upstream does with an unreadable filter: the table opens without.
-    IGNORE_STATUS_IF_ERROR(s);
-    ROCKS_LOG_WARN(rep->ioptions.logger, "CRaFT filter of a table ignored: %s",
-                   s.ToString().c_str());
-    return;
+    // As upstream does with an unreadable filter: the table reads on
+    // without. Damage stays; another read error may not.
+    if (s.IsCorruption() && !damaged_.exchange(true)) {
+      ROCKS_LOG_WARN(rep_->ioptions.logger,
+                     "CRaFT filter of a table ignored: %s",
+                     s.ToString().c_str());
+    }
+    return nullptr;
   }
-  reader->reset(new CraftTableReader(rep, std::move(metadata), handle.size(),
-                                     pin_partitions));
+  auto fresh = std::make_unique<Loaded>(
+      std::move(metadata), metadata_handle_.size(), pin_partitions_);
+  if (loaded_.compare_exchange_strong(current, fresh.get(),
+                                      std::memory_order_acq_rel,
+                                      std::memory_order_acquire)) {
+    return fresh.release();
+  }
+  return current;  // Another thread's copy was published first.
+}
+
+const CraftFilterReader* CraftTableReader::Filter(
+    const ReadOptions& read_options) const {
+  const Loaded* l = Load(read_options);
+  return l != nullptr ? &l->filter : nullptr;
+}
+
+const CraftFilterReader* CraftTableReader::LoadedFilter() const {
+  const Loaded* l = loaded();
+  return l != nullptr ? &l->filter : nullptr;
+}
+
+uint64_t CraftTableReader::stored_bytes() const {
+  const Loaded* l = loaded();
+  return l != nullptr ? l->stored_bytes : 0;
 }
 
 Status CraftTableReader::ReadPartition(
-    size_t index, const ReadOptions& read_options,
+    const Loaded& loaded, size_t index, const ReadOptions& read_options,
     std::unique_ptr<CraftPartition>* partition) const {
   if (read_options.read_tier == kBlockCacheTier) {
     // As for any block of the table: no file read at this tier.
     return Status::Incomplete("CRaFT partition not in the block cache");
   }
-  const CraftPartitionInfo& info = filter_.metadata().partitions()[index];
+  const CraftPartitionInfo& info = loaded.filter.metadata().partitions()[index];
   BlockContents contents;
   Status s = ReadRawBlock(rep_, read_options, /*prefetch_buffer=*/nullptr,
                           BlockHandle(info.offset, info.size), &contents);
@@ -134,22 +176,23 @@ Status CraftTableReader::ReadPartition(
   return s;
 }
 
-Status CraftTableReader::LoadPartition(size_t index,
+Status CraftTableReader::LoadPartition(const Loaded& loaded, size_t index,
                                        const ReadOptions& read_options,
                                        const CraftPartition** partition,
                                        Cleanable* pin) const {
-  if (index >= filter_.metadata().partitions().size()) {
+  if (index >= loaded.filter.metadata().partitions().size()) {
     return Status::Corruption("CRaFT partition index out of range");
   }
-  if (pinned_ == nullptr) {
-    return LoadCachedPartition(index, read_options, partition, pin);
+  if (loaded.pinned == nullptr) {
+    return LoadCachedPartition(loaded, index, read_options, partition, pin);
   }
-  *partition = pinned_[index].load(std::memory_order_acquire);
-  return *partition != nullptr ? Status::OK()
-                               : PinPartition(index, read_options, partition);
+  *partition = loaded.pinned[index].load(std::memory_order_acquire);
+  return *partition != nullptr
+             ? Status::OK()
+             : PinPartition(loaded, index, read_options, partition);
 }
 
-Status CraftTableReader::LoadCachedPartition(size_t index,
+Status CraftTableReader::LoadCachedPartition(const Loaded& loaded, size_t index,
                                              const ReadOptions& read_options,
                                              const CraftPartition** partition,
                                              Cleanable* pin) const {
@@ -157,11 +200,11 @@ Status CraftTableReader::LoadCachedPartition(size_t index,
   // Keyed like the table's other blocks; the offset is unique in the file.
   const CacheKey key = BlockBasedTable::GetCacheKey(
       rep_->base_cache_key,
-      BlockHandle(filter_.metadata().partitions()[index].offset, 0));
+      BlockHandle(loaded.filter.metadata().partitions()[index].offset, 0));
   Cache::Handle* handle = cache->Lookup(key.AsSlice());
   if (handle == nullptr) {
     std::unique_ptr<CraftPartition> decoded;
-    Status s = ReadPartition(index, read_options, &decoded);
+    Status s = ReadPartition(loaded, index, read_options, &decoded);
     if (!s.ok()) {
       return s;
     }
@@ -185,23 +228,23 @@ Status CraftTableReader::LoadCachedPartition(size_t index,
   return Status::OK();
 }
 
-Status CraftTableReader::PinPartition(size_t index,
+Status CraftTableReader::PinPartition(const Loaded& loaded, size_t index,
                                       const ReadOptions& read_options,
                                       const CraftPartition** partition) const {
   // Declared before the lock: a copy that lost the race is released after
   // the lock is.
   Cleanable holder;
-  const CraftPartition* loaded = nullptr;
+  const CraftPartition* fresh = nullptr;
   Status s;
   if (rep_->table_options.block_cache != nullptr) {
     // A cache entry held until the reader closes, as upstream pins filter
     // partitions: still charged to the cache.
-    s = LoadCachedPartition(index, read_options, &loaded, &holder);
+    s = LoadCachedPartition(loaded, index, read_options, &fresh, &holder);
   } else {
     std::unique_ptr<CraftPartition> decoded;
-    s = ReadPartition(index, read_options, &decoded);
+    s = ReadPartition(loaded, index, read_options, &decoded);
     if (s.ok()) {
-      loaded = decoded.get();
+      fresh = decoded.get();
       holder.RegisterCleanup(&DeletePartition, decoded.release(), nullptr);
     }
   }
@@ -209,39 +252,48 @@ Status CraftTableReader::PinPartition(size_t index,
     return s;
   }
   std::lock_guard<std::mutex> lock(pin_mu_);
-  const CraftPartition* current = pinned_[index].load(std::memory_order_relaxed);
+  const CraftPartition* current =
+      loaded.pinned[index].load(std::memory_order_relaxed);
   if (current == nullptr) {
     holder.DelegateCleanupsTo(&pins_);
-    pinned_[index].store(loaded, std::memory_order_release);
-    current = loaded;
+    loaded.pinned[index].store(fresh, std::memory_order_release);
+    current = fresh;
   }
   *partition = current;
   return Status::OK();
 }
 
 CraftPartitionLoader CraftTableReader::Loader(
-    const ReadOptions& read_options) const {
-  return [this, &read_options](size_t index, const CraftPartition** partition,
-                               Cleanable* pin) {
-    return LoadPartition(index, read_options, partition, pin);
+    const Loaded& loaded, const ReadOptions& read_options) const {
+  return [this, &loaded, &read_options](
+             size_t index, const CraftPartition** partition, Cleanable* pin) {
+    return LoadPartition(loaded, index, read_options, partition, pin);
   };
 }
 
 bool CraftTableReader::RangeMayExist(const Slice& lo, const Slice& hi,
                                      const ReadOptions& read_options) const {
+  const Loaded* l = Load(read_options);
+  if (l == nullptr) {
+    return true;
+  }
   Status s;
   const bool may_exist =
-      filter_.RangeMayExist(lo, hi, Loader(read_options), &s);
+      l->filter.RangeMayExist(lo, hi, Loader(*l, read_options), &s);
   // A partition that cannot be read answers "may exist": the read error is
   // deliberately not the seek's (as with upstream's filter blocks).
   IGNORE_STATUS_IF_ERROR(s);
   return may_exist;
 }
 
-uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
-                                        const Slice& hi) const {
+bool CraftTableReader::EstimateKeys(const Slice& lo, const Slice& hi,
+                                    uint64_t* keys) const {
   const ReadOptions read_options;
-  const CraftPartitionLoader load = Loader(read_options);
+  const Loaded* l = Load(read_options);
+  if (l == nullptr) {
+    return false;
+  }
+  const CraftPartitionLoader load = Loader(*l, read_options);
   // An unreadable partition is estimated from the metadata instead.
   const CraftPartitionLoader loader =
       [&load](size_t index, const CraftPartition** partition, Cleanable* pin) {
@@ -249,7 +301,8 @@ uint64_t CraftTableReader::EstimateKeys(const Slice& lo,
         IGNORE_STATUS_IF_ERROR(s);
         return s;
       };
-  return filter_.EstimateKeys(lo, hi, &loader);
+  *keys = l->filter.EstimateKeys(lo, hi, &loader);
+  return true;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

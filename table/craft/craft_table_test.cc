@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "db/db_test_util.h"
 #include "env/composite_env_wrapper.h"
@@ -686,6 +687,99 @@ TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
 
 // Partitions are read through the table's block cache, once, and still
 // answered without one (no_block_cache).
+// A table reader reads its filter's metadata at the first bounded seek that
+// asks, not at open: Gets, unbounded scans and seeks at the block cache
+// tier leave it unread (rocksdb.lodestone.craft-filter's not_loaded), and
+// concurrent first seeks agree.
+TEST_F(CraftTableTest, MetadataIsReadByTheFirstSeekThatAsks) {
+  Options options = SeekTestOptions();
+  const std::string dbname = dir_ + "/lazydb";
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "lazydb", &db);
+  ASSERT_NE(db, nullptr);
+  PutEvenKeys(db.get());
+  ASSERT_OK(db->Flush(FlushOptions()));
+  // L0's with_filter, keys, filter_bytes and not_loaded.
+  struct Level0 {
+    uint64_t with_filter = 0, keys = 0, bytes = 0, not_loaded = 0;
+  };
+  auto level0 = [&]() {
+    std::string report;
+    EXPECT_TRUE(db->GetProperty("rocksdb.lodestone.craft-filter", &report));
+    std::istringstream lines(report);
+    std::string header, level;
+    std::getline(lines, header);
+    Level0 l;
+    uint64_t files = 0, unopened = 0, checked = 0, empty = 0, fp = 0;
+    double bits = 0, pct = 0;
+    lines >> level >> files >> l.with_filter >> unopened >> l.keys >> l.bytes >>
+        bits >> checked >> empty >> pct >> fp >> l.not_loaded;
+    EXPECT_EQ(level, "L0") << report;
+    return l;
+  };
+  auto still_unread = [&]() {
+    const Level0 l = level0();
+    EXPECT_EQ(l.with_filter, 1u);
+    EXPECT_EQ(l.not_loaded, 1u);
+    EXPECT_EQ(l.keys, 0u);
+    EXPECT_EQ(l.bytes, 0u);
+  };
+  still_unread();
+
+  std::string value;
+  ASSERT_OK(db->Get(ReadOptions(), "k000020", &value));
+  ASSERT_TRUE(db->Get(ReadOptions(), "k000010", &value).IsNotFound());
+  {
+    std::unique_ptr<Iterator> it(db->NewIterator(ReadOptions()));
+    int n = 0;
+    for (it->Seek("k000010"); it->Valid(); it->Next()) {
+      ++n;
+    }
+    ASSERT_OK(it->status());
+    EXPECT_EQ(n, 9999);
+  }
+  {
+    Slice upper("k000015");
+    ReadOptions ro;
+    ro.read_tier = kBlockCacheTier;
+    ro.iterate_upper_bound = &upper;
+    std::unique_ptr<Iterator> it(db->NewIterator(ro));
+    it->Seek("k000010");
+    EXPECT_FALSE(it->Valid());
+  }
+  still_unread();
+  EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_CHECKED), 0u);
+
+  EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
+  Level0 loaded = level0();
+  EXPECT_EQ(loaded.not_loaded, 0u);
+  EXPECT_EQ(loaded.keys, 10000u);
+  EXPECT_GT(loaded.bytes, 0u);
+  EXPECT_GT(options.statistics->getTickerCount(CRAFT_FILTER_EMPTY), 9000u);
+
+  // Reopened, the table reader starts unread again; threads racing to ask
+  // first each get the filter's answers.
+  db.reset();
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  db.reset(raw);
+  still_unread();
+  std::vector<std::thread> threads;
+  std::atomic<int> found{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&]() { found += SeekBetweenEvenKeys(db.get()); });
+  }
+  for (std::thread& t : threads) {
+    t.join();
+  }
+  EXPECT_EQ(found.load(), 0);
+  loaded = level0();
+  EXPECT_EQ(loaded.not_loaded, 0u);
+  EXPECT_EQ(loaded.keys, 10000u);
+  db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
 TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
   for (const bool use_block_cache : {true, false}) {
     std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
