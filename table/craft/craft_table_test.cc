@@ -108,6 +108,29 @@ class CraftTableTest : public testing::Test {
     return found;
   }
 
+  // The first row of rocksdb.lodestone.craft-filter (level 0).
+  struct CraftReportRow {
+    std::string level;
+    uint64_t files = 0, with_filter = 0, unopened = 0, keys = 0, bytes = 0;
+    double bits_per_key = 0;
+    uint64_t checked = 0, empty = 0;
+    double empty_pct = 0;
+    uint64_t false_positive = 0, not_loaded = 0;
+  };
+  static CraftReportRow Level0Report(DB* db) {
+    std::string report;
+    EXPECT_TRUE(db->GetProperty("rocksdb.lodestone.craft-filter", &report));
+    std::istringstream lines(report);
+    std::string header;
+    std::getline(lines, header);
+    CraftReportRow r;
+    lines >> r.level >> r.files >> r.with_filter >> r.unopened >> r.keys >>
+        r.bytes >> r.bits_per_key >> r.checked >> r.empty >> r.empty_pct >>
+        r.false_positive >> r.not_loaded;
+    EXPECT_EQ(r.level, "L0") << report;
+    return r;
+  }
+
   // The keys in [lo, hi), by a forward scan from Seek(lo) or a backward
   // one from SeekToLast, with both bounds set.
   // SeekTestOptions with index blocks in the block cache, so that index
@@ -440,23 +463,13 @@ TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
           static_cast<unsigned long long>(false_positives));
 
   // The per-level property counts the same seeks since the tables opened.
-  std::string report;
-  ASSERT_TRUE(db->GetProperty("rocksdb.lodestone.craft-filter", &report));
-  std::istringstream lines(report);
-  std::string header, level;
-  std::getline(lines, header);
-  uint64_t files = 0, with_filter = 0, unopened = 0, filter_keys = 0, bytes = 0,
-           level_checked = 0, level_empty = 0, level_fp = 0;
-  double bits = 0, pct = 0;
-  lines >> level >> files >> with_filter >> unopened >> filter_keys >> bytes >>
-      bits >> level_checked >> level_empty >> pct >> level_fp;
-  EXPECT_EQ(level, "L0") << report;
-  EXPECT_EQ(files, 4u);
-  EXPECT_EQ(with_filter, 4u);
-  EXPECT_EQ(filter_keys, keys.size());
-  EXPECT_GT(bits, 1.0);
-  EXPECT_EQ(level_checked, checked + forward_checks) << report;
-  EXPECT_EQ(level_fp, false_positives_before + false_positives);
+  const CraftReportRow row = Level0Report(db.get());
+  EXPECT_EQ(row.files, 4u);
+  EXPECT_EQ(row.with_filter, 4u);
+  EXPECT_EQ(row.keys, keys.size());
+  EXPECT_GT(row.bits_per_key, 1.0);
+  EXPECT_EQ(row.checked, checked + forward_checks);
+  EXPECT_EQ(row.false_positive, false_positives_before + false_positives);
   db.reset();
   ASSERT_OK(DestroyDB(dbname, options));
 }
@@ -699,26 +712,8 @@ TEST_F(CraftTableTest, MetadataIsReadByTheFirstSeekThatAsks) {
   ASSERT_NE(db, nullptr);
   PutEvenKeys(db.get());
   ASSERT_OK(db->Flush(FlushOptions()));
-  // L0's with_filter, keys, filter_bytes and not_loaded.
-  struct Level0 {
-    uint64_t with_filter = 0, keys = 0, bytes = 0, not_loaded = 0;
-  };
-  auto level0 = [&]() {
-    std::string report;
-    EXPECT_TRUE(db->GetProperty("rocksdb.lodestone.craft-filter", &report));
-    std::istringstream lines(report);
-    std::string header, level;
-    std::getline(lines, header);
-    Level0 l;
-    uint64_t files = 0, unopened = 0, checked = 0, empty = 0, fp = 0;
-    double bits = 0, pct = 0;
-    lines >> level >> files >> l.with_filter >> unopened >> l.keys >> l.bytes >>
-        bits >> checked >> empty >> pct >> fp >> l.not_loaded;
-    EXPECT_EQ(level, "L0") << report;
-    return l;
-  };
   auto still_unread = [&]() {
-    const Level0 l = level0();
+    const CraftReportRow l = Level0Report(db.get());
     EXPECT_EQ(l.with_filter, 1u);
     EXPECT_EQ(l.not_loaded, 1u);
     EXPECT_EQ(l.keys, 0u);
@@ -751,7 +746,7 @@ TEST_F(CraftTableTest, MetadataIsReadByTheFirstSeekThatAsks) {
   EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_CHECKED), 0u);
 
   EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
-  Level0 loaded = level0();
+  CraftReportRow loaded = Level0Report(db.get());
   EXPECT_EQ(loaded.not_loaded, 0u);
   EXPECT_EQ(loaded.keys, 10000u);
   EXPECT_GT(loaded.bytes, 0u);
@@ -773,7 +768,7 @@ TEST_F(CraftTableTest, MetadataIsReadByTheFirstSeekThatAsks) {
     t.join();
   }
   EXPECT_EQ(found.load(), 0);
-  loaded = level0();
+  loaded = Level0Report(db.get());
   EXPECT_EQ(loaded.not_loaded, 0u);
   EXPECT_EQ(loaded.keys, 10000u);
   db.reset();
