@@ -775,6 +775,61 @@ TEST_F(CraftTableTest, MetadataIsReadByTheFirstSeekThatAsks) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// A metadata block that fails its checksum leaves the table without a
+// filter, found at the first seek that asks: the table stays readable and
+// seeks answer as without the filter.
+TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
+  Options options = SeekTestOptions();
+  const std::string dbname = dir_ + "/damageddb";
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "damageddb", &db);
+  ASSERT_NE(db, nullptr);
+  PutEvenKeys(db.get());
+  ASSERT_OK(db->Flush(FlushOptions()));
+  std::vector<LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ASSERT_EQ(files.size(), 1u);
+  const std::string path =
+      files[0].directory + "/" + files[0].relative_filename;
+  db.reset();
+
+  // Flip a byte in the middle of the metadata block.
+  BlockHandle handle;
+  {
+    std::unique_ptr<RandomAccessFileReader> file;
+    ASSERT_OK(RandomAccessFileReader::Create(options.env->GetFileSystem(), path,
+                                             FileOptions(), &file, nullptr));
+    uint64_t size = 0;
+    ASSERT_OK(options.env->GetFileSize(path, &size));
+    ASSERT_OK(FindMetaBlockInFile(file.get(), size, kBlockBasedTableMagicNumber,
+                                  ImmutableOptions(options), ReadOptions(),
+                                  CraftTableWriter::kMetaBlockName, &handle));
+  }
+  std::string bytes;
+  ASSERT_OK(ReadFileToString(options.env, path, &bytes));
+  ASSERT_LT(handle.offset() + handle.size(), bytes.size());
+  bytes[handle.offset() + handle.size() / 2] ^= 0x55;
+  ASSERT_OK(WriteStringToFile(options.env, bytes, path, /*should_sync=*/true));
+
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  db.reset(raw);
+  EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
+  EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
+  EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_CHECKED), 0u);
+  std::string value;
+  ASSERT_OK(db->Get(ReadOptions(), "k000020", &value));
+  const CraftReportRow row = Level0Report(db.get());
+  EXPECT_EQ(row.with_filter, 1u);
+  EXPECT_EQ(row.not_loaded, 1u);
+  db.reset();  // Closing flushes the LOG.
+  std::string log;
+  ASSERT_OK(ReadFileToString(options.env, dbname + "/LOG", &log));
+  EXPECT_NE(log.find("CRaFT filter of a table ignored: Corruption"),
+            std::string::npos);
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
 TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
   for (const bool use_block_cache : {true, false}) {
     std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
