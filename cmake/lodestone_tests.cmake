@@ -75,6 +75,10 @@ set_tests_properties(lodestone.consumer PROPERTIES LABELS lodestone TIMEOUT 600)
 add_test(NAME lodestone.bench_tool
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/bench/tests)
 set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 300)
+# tools/stress/trace_prefix.py, on a hand-built trace.
+add_test(NAME lodestone.stress_tools
+  COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/stress/tests)
+set_tests_properties(lodestone.stress_tools PROPERTIES LABELS lodestone TIMEOUT 120)
 
 # db/initial_put: early tombstone pruning (initial puts).
 lodestone_gtest(initial_put_test
