@@ -569,6 +569,42 @@ def _save(path, a, invocations, rc):
 # ---------------------------------------------------------------------------
 # The parent: runs, activity lines, the coverage check, the summary.
 
+def recovery_diagnosis(rundir, log_path):
+    """For a crash-recovery verification failure where db_stress restored
+    its expected state from a trace: the trace_prefix.py command that tells
+    lost data from an expected state restored off by some writes
+    (docs/stress.md)."""
+    with open(log_path, errors="replace") as f:
+        text = f.read()
+    if "Crash-recovery verification failed" not in text:
+        return None
+    m = re.search(r"Verification failed for column family \d+ key ([0-9A-F]+)",
+                  text)
+    for sub in sorted(os.listdir(rundir)) if os.path.isdir(rundir) else []:
+        expected = os.path.join(rundir, sub)
+        if not sub.endswith("_expected") or not os.path.isdir(expected):
+            continue
+        names = os.listdir(expected)
+        states = [int(n[:-6]) for n in names
+                  if n.endswith(".state") and n[:-6].isdigit()]
+        traces = [int(n[:-6]) for n in names
+                  if n.endswith(".trace") and n[:-6].isdigit()]
+        if not states:
+            return None
+        recovered = max(states)
+        saved = [t for t in traces if t < recovered]
+        if not saved:
+            return None
+        db = os.path.join(rundir, sub[:-len("_expected")] + "_blackbox")
+        if not os.path.isdir(db):
+            db = os.path.join(rundir, sub[:-len("_expected")] + "_whitebox")
+        return ("%s --trace %s --saved %d --recovered %d --db %s%s" % (
+            os.path.join(HERE, "trace_prefix.py"),
+            os.path.join(expected, "%d.trace" % max(saved)), max(saved),
+            recovered, db, " --key " + m.group(1) if m else ""))
+    return None
+
+
 def default_stress_cmd():
     return os.path.join(ROOT, "build", "test", "rocksdb", "db_stress_tool", "db_stress")
 
@@ -758,6 +794,9 @@ def run_main(a):
                 tail = f.readlines()[-40:]
             for line in tail:
                 print("   | " + line.rstrip()[:300])
+            hint = recovery_diagnosis(rundir, log_path)
+            if hint:
+                print("   diagnose: " + hint)
         else:
             print("   passed in %.0fs" % elapsed)
             if not a.keep:
