@@ -78,6 +78,9 @@ lodestone_upstream_test(db/external_sst_file_basic_test.cc FILTER "-*Slow*")
 # 0027 WriteThread::TryEnterUnbatched and 0033 the write group leader
 # inserting handed-off conversions: the write path in every write mode.
 lodestone_upstream_test(db/db_write_test.cc)
+# 0041 (with 0020's file statistics hook): the flush job's edit
+# and output.
+lodestone_upstream_test(db/flush_job_test.cc)
 # 0026 a data block iterator positioned by value offset: the block tests.
 lodestone_upstream_test(table/block_based/block_test.cc)
 # 0013/0014/0023 the CRaFT filter in the block-based table: upstream's

@@ -2,12 +2,14 @@
 
 #include "db/initial_put/initial_chains.h"
 
+#include <algorithm>
 #include <cinttypes>
 
 #include "db/compaction/compaction_iteration_stats.h"
 #include "db/compaction/compaction_iterator.h"
 #include "db/initial_put/initial_puts.h"
 #include "db/pinned_iterators_manager.h"
+#include "db/version_edit.h"
 #include "logging/logging.h"
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/comparator.h"
@@ -75,6 +77,7 @@ bool InitialChains::PruneChain(const ParsedInternalKey& del,
     if (initial) {
       ++chains_pruned_;
       chain_records_pruned_ += walked + 1;  // With the Delete.
+      largest_pruned_seqno_ = std::max(largest_pruned_seqno_, del.sequence);
       stats->num_record_drop_hidden += walked + 1;
       return true;
     }
@@ -157,6 +160,14 @@ void RecordInitialChainStats(const CompactionIterator& c_iter,
   if (chains.tombstones_to_bottommost() > 0) {
     RecordTick(stats, TOMBSTONES_REACHED_BOTTOMMOST,
                chains.tombstones_to_bottommost());
+  }
+}
+
+void CoverPrunedWrites(SequenceNumber largest_pruned_seqno, VersionEdit* edit) {
+  if (largest_pruned_seqno != 0 &&
+      (!edit->HasLastSequence() ||
+       edit->GetLastSequence() < largest_pruned_seqno)) {
+    edit->SetLastSequence(largest_pruned_seqno);
   }
 }
 

@@ -121,6 +121,10 @@ class InitialChains {
   uint64_t tombstones_to_bottommost() const {
     return tombstones_to_bottommost_;
   }
+  // The newest sequence number among the pruned chains (each chain's Delete),
+  // 0 if none. A flush records it as written (CoverPrunedWrites): the
+  // output may hold nothing as new.
+  SequenceNumber largest_pruned_seqno() const { return largest_pruned_seqno_; }
 
  private:
   // True, with `*next` parsed, while the input is at an older version of
@@ -145,6 +149,7 @@ class InitialChains {
   uint64_t chains_pruned_ = 0;
   uint64_t chain_records_pruned_ = 0;
   uint64_t tombstones_to_bottommost_ = 0;
+  SequenceNumber largest_pruned_seqno_ = 0;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

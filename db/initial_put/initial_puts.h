@@ -9,6 +9,7 @@
 #include <string>
 
 #include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/types.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -17,6 +18,7 @@ class CompactionIterator;
 class Logger;
 class InternalTblPropCollFactory;
 class Statistics;
+class VersionEdit;
 struct TableProperties;
 
 // Called when an initial put enters a memtable in this process (a write or
@@ -46,5 +48,15 @@ void RecordInitialChainStats(const CompactionIterator& c_iter,
                              Statistics* stats, Logger* logger,
                              const std::string& column_family, int output_level,
                              bool bottommost);
+
+// A flush (or a recovery's flush of a replayed WAL) that pruned chains may
+// have dropped its memtables' newest writes, and the MANIFEST's last
+// sequence number only follows the files it adds. Raises `edit`'s last
+// sequence number to `largest_pruned_seqno` (InitialChains), so that after a
+// reopen, or a crash that loses the WAL's unsynced tail, the DB's last
+// sequence number still covers every write whose effect it holds, as when
+// stock's flush keeps a key's newest version. No change for 0 (nothing
+// pruned), so DBs without initial puts write stock's MANIFEST.
+void CoverPrunedWrites(SequenceNumber largest_pruned_seqno, VersionEdit* edit);
 
 }  // namespace ROCKSDB_NAMESPACE
