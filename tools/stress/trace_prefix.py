@@ -10,8 +10,10 @@ failure then means one of two things:
 
 - the DB lost or resurrected data: its content is no prefix of the trace;
 - the DB holds a clean prefix of the writes, but not the one its sequence
-  number names: a traced write consumed no sequence number (or the reverse),
-  so the restored expected state is off by that many writes.
+  number names: its recovered last sequence number understates the writes
+  it holds (a flush that dropped its memtable's newest writes, before patch
+  0041), or a traced write consumed no sequence number; either way the
+  restored expected state is off by that many writes.
 
 This tool tells them apart offline. It reads the trace (`<saved>.trace` in
 db_stress's --expected_values_dir), scans a copy of the DB with ldb, and for
