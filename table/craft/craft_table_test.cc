@@ -90,6 +90,17 @@ class CraftTableTest : public testing::Test {
     }
   }
 
+  // OpenFresh, then PutEvenKeys flushed to one L0 table.
+  void OpenWithEvenKeys(const Options& options, const std::string& name,
+                        std::unique_ptr<DB>* db) {
+    OpenFresh(options, name, db);
+    if (*db == nullptr) {
+      return;
+    }
+    PutEvenKeys(db->get());
+    ASSERT_OK((*db)->Flush(FlushOptions()));
+  }
+
   // Bounded seeks between those keys, all empty: returns how many found one.
   static int SeekBetweenEvenKeys(DB* db) {
     int found = 0;
@@ -708,10 +719,8 @@ TEST_F(CraftTableTest, MetadataIsReadByTheFirstSeekThatAsks) {
   Options options = SeekTestOptions();
   const std::string dbname = dir_ + "/lazydb";
   std::unique_ptr<DB> db;
-  OpenFresh(options, "lazydb", &db);
+  OpenWithEvenKeys(options, "lazydb", &db);
   ASSERT_NE(db, nullptr);
-  PutEvenKeys(db.get());
-  ASSERT_OK(db->Flush(FlushOptions()));
   auto still_unread = [&]() {
     const CraftReportRow l = Level0Report(db.get());
     EXPECT_EQ(l.with_filter, 1u);
@@ -782,10 +791,8 @@ TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
   Options options = SeekTestOptions();
   const std::string dbname = dir_ + "/damageddb";
   std::unique_ptr<DB> db;
-  OpenFresh(options, "damageddb", &db);
+  OpenWithEvenKeys(options, "damageddb", &db);
   ASSERT_NE(db, nullptr);
-  PutEvenKeys(db.get());
-  ASSERT_OK(db->Flush(FlushOptions()));
   std::vector<LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   ASSERT_EQ(files.size(), 1u);
@@ -839,10 +846,8 @@ TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
     });
     const std::string dbname = dir_ + "/cachedb";
     std::unique_ptr<DB> db;
-    OpenFresh(options, "cachedb", &db);
+    OpenWithEvenKeys(options, "cachedb", &db);
     ASSERT_NE(db, nullptr);
-    PutEvenKeys(db.get());
-    ASSERT_OK(db->Flush(FlushOptions()));
     auto empty_seeks = [&]() { return SeekBetweenEvenKeys(db.get()); };
     EXPECT_EQ(empty_seeks(), 0);
     const uint64_t bytes =
@@ -922,10 +927,8 @@ TEST_F(CraftTableTest, PartitionReadsFollowTheIteratorsReadOptions) {
   options.env = env.get();
   const std::string dbname = dir_ + "/activitydb";
   std::unique_ptr<DB> db;
-  OpenFresh(options, "activitydb", &db);
+  OpenWithEvenKeys(options, "activitydb", &db);
   ASSERT_NE(db, nullptr);
-  PutEvenKeys(db.get());
-  ASSERT_OK(db->Flush(FlushOptions()));
   cache->EraseUnRefEntries();
 
   // No file reads at the block cache tier: no partition is read.
@@ -986,10 +989,8 @@ TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {
     });
     const std::string dbname = dir_ + "/pindb";
     std::unique_ptr<DB> db;
-    OpenFresh(options, "pindb", &db);
+    OpenWithEvenKeys(options, "pindb", &db);
     ASSERT_NE(db, nullptr);
-    PutEvenKeys(db.get());
-    ASSERT_OK(db->Flush(FlushOptions()));
     if (c.compact_to_l1) {
       CompactRangeOptions cro;
       cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
