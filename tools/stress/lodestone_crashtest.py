@@ -325,15 +325,6 @@ def sanitize_lodestone(p):
         # use_get_entity=0 (0 of 6).
         p["use_get_entity"] = 0
         p["use_multi_get_entity"] = 0
-        # Their rollback leaves merge operands in place unless
-        # TransactionDBOptions::rollback_merge_operands is set, which
-        # db_stress never does (utilities/transactions/write_prepared_txn.cc
-        # and write_unprepared_txn.cc skip MergeCF): db_stress rolls back a
-        # recovered prepared transaction at random and then expects its
-        # merge gone. Seen as "MultiGet verification: Unexpected value
-        # found" on a merge at the sequence number the LOG lists as
-        # prepared at recovery (seed 63005, WriteUnprepared).
-        p["use_merge"] = 0
     waits_for_compactions_at_open = p.get("sync_fault_injection") or any(
         int(p.get(k, 0) or 0) > 0 for k in (
             "open_read_fault_one_in", "open_write_fault_one_in",
