@@ -133,10 +133,14 @@ CONFIGS = {
         test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 0},
         forced={"sync": 0, "disable_wal": 0, "sync_fault_injection": 1},
         about="kill -9, sync=0, unsynced data dropped at the crash"),
+    # No WriteUnprepared: upstream 9.10.0's db_stress fails its crash
+    # recovery verification there with every Lodestone option off (seed
+    # 63005: a key expected deleted holds its first value after the reopen),
+    # and upstream calls only WriteCommitted mature (facebook/rocksdb#13499).
     "blackbox_txn": dict(
         test_type="blackbox", flags=["--txn"], fixed={"test_batches_snapshots": 0},
-        forced={},
-        about="kill -9 with a TransactionDB (upstream's write policy choice)"),
+        forced={"txn_write_policy": lambda: random.choice([0, 1])},
+        about="kill -9 with a TransactionDB (write committed or prepared)"),
     "blackbox_batched": dict(
         test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 1},
         forced={},
@@ -470,7 +474,7 @@ def child_main(a):
         if no_prefix:
             p["prefix_size"] = -1
         for k, v in cfg["forced"].items():
-            p[k] = v
+            p[k] = v() if callable(v) else v  # Drawn per invocation.
         for k, v in forced_by_user.items():
             p[k] = v
         dest = sanitize_lodestone(orig_finalize(p))
