@@ -139,7 +139,7 @@ CONFIGS = {
     # and upstream calls only WriteCommitted mature (facebook/rocksdb#13499).
     "blackbox_txn": dict(
         test_type="blackbox", flags=["--txn"], fixed={"test_batches_snapshots": 0},
-        forced={"txn_write_policy": lambda: random.choice([0, 1])},
+        forced={}, drawn_per_run={"txn_write_policy": lambda: random.choice([0, 1])},
         about="kill -9 with a TransactionDB (write committed or prepared)"),
     "blackbox_batched": dict(
         test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 1},
@@ -449,6 +449,9 @@ def child_main(a):
     dc.default_params.update(fixed)
 
     forced_by_user = dict(_parse_setting(kv) for kv in a.set or [])
+    # Drawn once for the run, over upstream's choice: a DB keeps its write
+    # policy from one invocation to the next.
+    drawn_per_run = {k: v() for k, v in cfg.get("drawn_per_run", {}).items()}
     invocations = []
     pending = {}
     orig_finalize = dc.finalize_and_sanitize
@@ -474,7 +477,8 @@ def child_main(a):
         if no_prefix:
             p["prefix_size"] = -1
         for k, v in cfg["forced"].items():
-            p[k] = v() if callable(v) else v  # Drawn per invocation.
+            p[k] = v
+        p.update(drawn_per_run)
         for k, v in forced_by_user.items():
             p[k] = v
         dest = sanitize_lodestone(orig_finalize(p))
