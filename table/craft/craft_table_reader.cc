@@ -18,12 +18,12 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
+// Reads happen at first use, after the table's open-time prefetch is gone.
 Status ReadRawBlock(const BlockBasedTable::Rep* rep,
-                    const ReadOptions& read_options,
-                    FilePrefetchBuffer* prefetch_buffer,
-                    const BlockHandle& handle, BlockContents* contents) {
-  return ReadCraftBlock(rep->file.get(), prefetch_buffer, rep->footer,
-                        read_options, rep->ioptions,
+                    const ReadOptions& read_options, const BlockHandle& handle,
+                    BlockContents* contents) {
+  return ReadCraftBlock(rep->file.get(), /*prefetch_buffer=*/nullptr,
+                        rep->footer, read_options, rep->ioptions,
                         rep->persistent_cache_options, handle, contents);
 }
 
@@ -113,8 +113,7 @@ const CraftTableReader::Loaded* CraftTableReader::Load(
   }
   BlockContents contents;
   CraftMetadata metadata;
-  Status s = ReadRawBlock(rep_, read_options, /*prefetch_buffer=*/nullptr,
-                          metadata_handle_, &contents);
+  Status s = ReadRawBlock(rep_, read_options, metadata_handle_, &contents);
   if (s.ok()) {
     s = CraftMetadata::Decode(contents.data, &metadata);
   }
@@ -163,7 +162,7 @@ Status CraftTableReader::ReadPartition(
   }
   const CraftPartitionInfo& info = loaded.filter.metadata().partitions()[index];
   BlockContents contents;
-  Status s = ReadRawBlock(rep_, read_options, /*prefetch_buffer=*/nullptr,
+  Status s = ReadRawBlock(rep_, read_options,
                           BlockHandle(info.offset, info.size), &contents);
   auto decoded = std::make_unique<CraftPartition>();
   if (s.ok()) {
