@@ -1019,6 +1019,77 @@ TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {
   }
 }
 
+// craft_range_hash_bits: every partition of a table whose keys share one
+// length carries a range hash, and short ranges starting just past a stored
+// key, which the trie alone must let through, skip the table.
+TEST_F(CraftTableTest, RangeHashSkipsRangesJustPastStoredKeys) {
+  // Uniform 8-byte big-endian keys: k+1 .. k+64 shares far more than the
+  // trie's distinguishing prefix and real suffix bits with k.
+  auto big_endian = [](uint64_t v) {
+    std::string key(8, '\0');
+    for (int i = 7; i >= 0; --i, v >>= 8) {
+      key[i] = static_cast<char>(v & 0xff);
+    }
+    return key;
+  };
+  std::mt19937_64 rng(29);
+  std::set<uint64_t> values;
+  while (values.size() < 5000) {
+    values.insert(rng() >> 1);  // Room above each key for its range.
+  }
+  uint64_t skipped[2] = {0, 0};
+  for (const uint32_t bits : {0u, 14u}) {
+    Options options = SeekTestOptions(2048, [bits](BlockBasedTableOptions* t) {
+      t->craft_range_hash_bits = bits;
+    });
+    std::unique_ptr<DB> db;
+    OpenFresh(options, "rangehash" + std::to_string(bits), &db);
+    ASSERT_NE(db, nullptr);
+    for (uint64_t v : values) {
+      ASSERT_OK(db->Put(WriteOptions(), big_endian(v), "v"));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+
+    std::vector<LiveFileMetaData> files;
+    db->GetLiveFilesMetaData(&files);
+    ASSERT_EQ(files.size(), 1u);
+    CraftMetadata metadata;
+    std::vector<CraftPartition> partitions;
+    ASSERT_OK(ReadFilter(files[0].db_path + files[0].name, options, &metadata,
+                         &partitions));
+    ASSERT_GT(partitions.size(), 1u);
+    for (const CraftPartition& partition : partitions) {
+      EXPECT_EQ(partition.range_hash() != nullptr, bits > 0);
+    }
+
+    int queries = 0;
+    for (uint64_t v : values) {
+      if (queries++ == 2000) {
+        break;
+      }
+      const uint64_t width = 1 + rng() % 64;
+      const std::string lo = big_endian(v + 1);
+      const std::string hi = big_endian(v + 1 + width);
+      const auto next = values.upper_bound(v);
+      const bool holds = next != values.end() && *next < v + 1 + width;
+      ASSERT_EQ(BoundedScan(db.get(), lo, hi, /*reverse=*/false).size(),
+                holds ? 1u : 0u);
+    }
+    const uint64_t checked =
+        options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
+    skipped[bits > 0] = options.statistics->getTickerCount(CRAFT_FILTER_EMPTY);
+    if (bits > 0) {
+      EXPECT_GE(checked, 1000u);
+      EXPECT_GE(skipped[1], checked * 9 / 10);
+    } else {
+      EXPECT_LE(skipped[0], checked / 20);
+    }
+  }
+  fprintf(stderr, "ranges just past a key: %llu skipped without, %llu with\n",
+          static_cast<unsigned long long>(skipped[0]),
+          static_cast<unsigned long long>(skipped[1]));
+}
+
 }  // namespace ROCKSDB_NAMESPACE
 
 int main(int argc, char** argv) {

@@ -26,6 +26,7 @@ std::unique_ptr<CraftTableWriter> CraftTableWriter::CreateIfEnabled(
   options.partition_size = table_options.craft_partition_size;
   options.trie.real_suffix_bits = table_options.craft_real_suffix_bits;
   options.trie.hash_suffix_bits = table_options.craft_hash_suffix_bits;
+  options.range_hash_bits = table_options.craft_range_hash_bits;
   return std::make_unique<CraftTableWriter>(options);
 }
 

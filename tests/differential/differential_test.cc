@@ -212,7 +212,8 @@ TEST(DifferentialTest, LocationCacheWithConcurrentWriter) {
 }
 
 TEST(DifferentialTest, CraftFilter) {
-  RunFixedSeeds(ParseSets("baseline,craft"), "differential_craft");
+  RunFixedSeeds(ParseSets("baseline,craft,craft_range_hash"),
+                "differential_craft");
 }
 
 // ---- The harness catches planted bugs ----

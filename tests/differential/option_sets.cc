@@ -76,6 +76,17 @@ std::map<std::string, OptionSet> Registry() {
          o->table_factory.reset(NewBlockBasedTableFactory(table));
        }});
 
+  // The same with a range hash in every partition (the harness's keys share
+  // one length); small blocks of tails, so that ranges often span two.
+  add({"craft_range_hash", [](Options* o) {
+         BlockBasedTableOptions table;
+         table.craft_range_filter = true;
+         table.craft_partition_size = 256;
+         table.craft_real_suffix_bits = 4;
+         table.craft_range_hash_bits = 6;
+         o->table_factory.reset(NewBlockBasedTableFactory(table));
+       }});
+
   // Scan-time tombstone-run conversion with the smallest useful threshold,
   // so that nearly every scan over deletes inserts a range tombstone.
   OptionSet conversion{"conversion", [](Options* o) {

@@ -45,6 +45,9 @@ lodestone_params = {
     "craft_partition_size": lambda: random.choice([0, 512, 4096]),
     "craft_real_suffix_bits": lambda: random.choice([0, 3, 8]),
     "craft_hash_suffix_bits": lambda: random.choice([0, 0, 4]),
+    # Only partitions whose keys share one length get a range hash; see
+    # sanitize_lodestone.
+    "craft_range_hash_bits": lambda: random.choice([0, 0, 6, 14]),
     "min_tombstones_for_range_conversion": lambda: random.choice([0, 2, 3, 5, 8]),
     "tombstone_density_trigger": lambda: random.choice([0, 0.05, 0.1, 0.3]),
     "tombstone_density_window": lambda: random.choice([16, 32, 128]),
@@ -303,6 +306,12 @@ def sanitize_lodestone(p):
         p["verify_initial_puts"] = 0
     if not p.get("verify_initial_puts") or p.get("use_txn"):
         p["put_initial_violation_one_in"] = 0
+    if p.get("craft_range_hash_bits", 0) > 0:
+        # db_stress keys are 8 to 24 bytes long, the lengths mixed within a
+        # few hundred consecutive keys: mostly small partitions, so that
+        # many hold keys of one length and carry a range hash.
+        p["craft_partition_size"] = random.choice(
+            [512, 512, p.get("craft_partition_size", 0)])
     if p.get("read_fault_one_in", 0) > 0 or p.get("open_read_fault_one_in", 0) > 0:
         # db_stress enables read faults on a background thread when a flush
         # begins and disables them when it completes: after a failed flush

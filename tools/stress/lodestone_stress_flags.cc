@@ -25,6 +25,10 @@ DEFINE_uint32(craft_real_suffix_bits, 8,
 DEFINE_uint32(craft_hash_suffix_bits, 0,
               "Lodestone: BlockBasedTableOptions::craft_hash_suffix_bits.");
 
+DEFINE_uint32(craft_range_hash_bits, 0,
+              "Lodestone: BlockBasedTableOptions::craft_range_hash_bits "
+              "(0: none).");
+
 DEFINE_uint32(min_tombstones_for_range_conversion, 0,
               "Lodestone: ColumnFamilyOptions::"
               "min_tombstones_for_range_conversion (scan-time conversion of "

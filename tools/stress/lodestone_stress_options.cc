@@ -70,6 +70,9 @@ void ValidateAndSanitize() {
   if (FLAGS_craft_real_suffix_bits > 64 || FLAGS_craft_hash_suffix_bits > 64) {
     BadFlag("--craft_{real,hash}_suffix_bits must be at most 64");
   }
+  if (FLAGS_craft_range_hash_bits > 58) {
+    BadFlag("--craft_range_hash_bits must be at most 58");
+  }
   if (FLAGS_put_initial_one_in < 0 || FLAGS_put_initial_violation_one_in < 0 ||
       FLAGS_lodestone_short_bounds_one_in < 0) {
     BadFlag("Lodestone *_one_in flags must not be negative");
@@ -184,6 +187,9 @@ void ApplyOptions(Options* options) {
     }
     if (FLAGS_craft_hash_suffix_bits != 0 || Given("craft_hash_suffix_bits")) {
       table->craft_hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
+    }
+    if (FLAGS_craft_range_hash_bits != 0 || Given("craft_range_hash_bits")) {
+      table->craft_range_hash_bits = FLAGS_craft_range_hash_bits;
     }
   } else if (FLAGS_craft_range_filter) {
     BadFlag("--craft_range_filter needs the block-based table format");

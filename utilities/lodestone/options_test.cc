@@ -59,7 +59,7 @@ TEST_F(LodestoneOptionsTest, ColumnFamilyOptionsFromString) {
       "tombstone_density_window=256;"
       "block_based_table_factory={craft_range_filter=true;"
       "craft_partition_size=32768;craft_real_suffix_bits=4;"
-      "craft_hash_suffix_bits=2}",
+      "craft_hash_suffix_bits=2;craft_range_hash_bits=14}",
       &cf));
   EXPECT_EQ(cf.min_tombstones_for_range_conversion, 8u);
   EXPECT_EQ(cf.delete_persistence_threshold, 600u);
@@ -71,6 +71,7 @@ TEST_F(LodestoneOptionsTest, ColumnFamilyOptionsFromString) {
   EXPECT_EQ(table->craft_partition_size, 32768u);
   EXPECT_EQ(table->craft_real_suffix_bits, 4u);
   EXPECT_EQ(table->craft_hash_suffix_bits, 2u);
+  EXPECT_EQ(table->craft_range_hash_bits, 14u);
 
   Status s = GetColumnFamilyOptionsFromString(
       config_, ColumnFamilyOptions(), "tombstone_density_trigger=dense", &cf);
