@@ -70,6 +70,7 @@ struct HandedOffRun {
   SequenceNumber seq;
   std::string start;
   std::string end;
+  uint64_t entries_below_memtable;
 };
 
 struct FamilyState {
@@ -126,7 +127,8 @@ void Account(DBImpl* db, const ColumnFamilyData* cfd, Outcome outcome) {
 // bounded: both are discarded here.
 void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
              uint64_t super_version_number, SequenceNumber seq,
-             const Slice& start, const Slice& end) {
+             const Slice& start, const Slice& end,
+             uint64_t entries_below_memtable) {
   Registry& r = GetRegistry();
   uint64_t stale = 0;
   uint64_t pushed_out = 0;
@@ -157,7 +159,8 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
     }
     if (duplicate == 0) {
       waiting.push_back(HandedOffRun{cfd->GetID(), super_version_number, seq,
-                                     start.ToString(), end.ToString()});
+                                     start.ToString(), end.ToString(),
+                                     entries_below_memtable});
       r.waiting_runs.fetch_add(1, std::memory_order_relaxed);
     }
     CountLocked(r, family, Outcome::kNotAdded, duplicate);
@@ -171,11 +174,14 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
 }
 
 // Inserts [start, end) at `seq` into the mutable memtable of `cfd` if its
-// SuperVersion is still `super_version_number`.
+// SuperVersion is still `super_version_number` and the run, with
+// `entries_below_memtable` entries below that memtable, is worth the
+// insertion (see the header).
 // REQUIRES: DB mutex held; the caller is the DB's only memtable writer.
 Outcome AddToMutableMemtable(ColumnFamilyData* cfd,
                              uint64_t super_version_number, SequenceNumber seq,
-                             const Slice& start, const Slice& end) {
+                             const Slice& start, const Slice& end,
+                             uint64_t entries_below_memtable) {
   if (cfd->IsDropped()) {
     return Outcome::kStopped;
   }
@@ -187,6 +193,10 @@ Outcome AddToMutableMemtable(ColumnFamilyData* cfd,
   MemTable* mem = cfd->mem();
   if (seq < mem->GetEarliestSequenceNumber()) {
     return Outcome::kOlderThanMemtable;
+  }
+  if (entries_below_memtable == 0 ||
+      entries_below_memtable < mem->NumRangeDeletion()) {
+    return Outcome::kCheaperToStep;
   }
   MemTablePostProcessInfo info;
   // The concurrent insert path accepts a sequence number below the
@@ -262,8 +272,9 @@ void InsertHandedOffTombstoneRuns(DBImpl* db) {
     if (live != cfd) {
       continue;  // Its counts went with it.
     }
-    const Outcome outcome = AddToMutableMemtable(live, run.super_version_number,
-                                                 run.seq, run.start, run.end);
+    const Outcome outcome =
+        AddToMutableMemtable(live, run.super_version_number, run.seq, run.start,
+                             run.end, run.entries_below_memtable);
     Account(db, live, outcome);
     if (outcome == Outcome::kInserted) {
       TEST_SYNC_POINT("InsertHandedOffTombstoneRuns:Inserted");
@@ -274,7 +285,7 @@ void InsertHandedOffTombstoneRuns(DBImpl* db) {
 std::string TombstoneRunsReport(ColumnFamilyData* cfd) {
   TombstoneRunCounts c = GetTombstoneRunCounts(cfd);
   auto n = [&c](Outcome o) { return c.by_outcome[static_cast<int>(o)]; };
-  char buf[512];
+  char buf[1024];
   snprintf(
       buf, sizeof(buf),
       "min_tombstones_for_range_conversion: %" PRIu32 "\ninserted: %" PRIu64
@@ -282,31 +293,35 @@ std::string TombstoneRunsReport(ColumnFamilyData* cfd) {
       "\ndiscarded.older_than_memtable: %" PRIu64
       "\ndiscarded.not_added: %" PRIu64 "\ndiscarded.stopped: %" PRIu64
       "\ndiscarded.pushed_out: %" PRIu64
-      "\ndiscarded.write_thread_busy: %" PRIu64 "\n",
+      "\ndiscarded.write_thread_busy: %" PRIu64
+      "\ndiscarded.cheaper_to_step: %" PRIu64 "\n",
       cfd->GetLatestMutableCFOptions()->min_tombstones_for_range_conversion,
       c.inserted, c.discarded, n(Outcome::kSuperVersionChanged),
       n(Outcome::kOlderThanMemtable), n(Outcome::kNotAdded),
       n(Outcome::kStopped), n(Outcome::kPushedOut),
-      n(Outcome::kWriteThreadBusy));
+      n(Outcome::kWriteThreadBusy), n(Outcome::kCheaperToStep));
   return buf;
 }
 
 void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
-                                  SequenceNumber seq) {
+                                  SequenceNumber seq,
+                                  uint64_t entries_below_memtable) {
   if (target_.db == nullptr ||
       target_.user_comparator->Compare(start, end) >= 0) {
     return;
   }
   // Inserted, handed off or discarded: the DB counts whichever it was.
   TombstoneRunInserter(target_.db)
-      .Insert(target_.cfd, target_.super_version_number, seq, start, end)
+      .Insert(target_.cfd, target_.super_version_number, seq, start, end,
+              entries_below_memtable)
       .PermitUncheckedError();
 }
 
 Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
                                     uint64_t super_version_number,
                                     SequenceNumber seq, const Slice& start,
-                                    const Slice& end) {
+                                    const Slice& end,
+                                    uint64_t entries_below_memtable) {
   // A reader never waits for writers: enter the write thread(s) only if
   // nobody is writing, stalled or holding LockWAL(). Stopped writes mean
   // LockWAL() or a stall: the DB's state is meant to stay as it is.
@@ -326,7 +341,8 @@ Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
       Account(db_, cfd, Outcome::kWriteThreadBusy);
       return Status::Busy("write thread busy");
     }
-    HandOff(db_, cfd, super_version_number, seq, start, end);
+    HandOff(db_, cfd, super_version_number, seq, start, end,
+            entries_below_memtable);
     return Status::Incomplete("handed off to the next write group");
   }
   Outcome outcome;
@@ -334,10 +350,10 @@ Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
     // As in a memtable switch: write thread first, then the DB mutex,
     // which no holder keeps while it waits for the write thread.
     InstrumentedMutexLock l(&db_->mutex_);
-    outcome =
-        db_->error_handler_.IsDBStopped()
-            ? Outcome::kStopped
-            : AddToMutableMemtable(cfd, super_version_number, seq, start, end);
+    outcome = db_->error_handler_.IsDBStopped()
+                  ? Outcome::kStopped
+                  : AddToMutableMemtable(cfd, super_version_number, seq, start,
+                                         end, entries_below_memtable);
   }
   if (db_->two_write_queues_) {
     db_->nonmem_write_thread_.ExitUnbatched(&nonmem_w);

@@ -7,8 +7,24 @@
 // TOMBSTONE_RUNS_{INSERTED,DISCARDED} count the same events
 // DB-wide, when statistics are on).
 //
-// A run is inserted by TombstoneRunInserter when the write thread
-// is free, or else handed off: kept in a small per-family list that
+// A run is inserted only if it is worth what the insertion costs readers.
+// It saves them steps only over its entries below the mutable memtable
+// (tombstone_run_tracker.h). And upstream's memtable rebuilds its
+// fragmented list of range tombstones on the first read after every range
+// deletion (MemTable::Add installs an empty
+// FragmentedRangeTombstoneListCache), so an insertion costs the next reader
+// work in proportion to the range tombstones already in the mutable
+// memtable. A run with no entry below the mutable memtable, or with fewer
+// than the memtable has range tombstones, is discarded (kCheaperToStep).
+// Each rebuild then costs no more than the steps its run saves one reader,
+// so a memtable's rebuild work stays linear in the entries its conversions
+// let readers skip; without the rule, a queue that converts at every
+// dequeue rebuilds a list that grows by one each time (quadratic in its
+// conversions) and saves nothing while its tombstones are still in the
+// mutable memtable.
+//
+// A run worth inserting is inserted by TombstoneRunInserter when the write
+// thread is free, or else handed off: kept in a small per-family list that
 // the next write group's leader drains (InsertHandedOffTombstoneRuns)
 // while it is the DB's only memtable writer. Every run ends exactly once as
 // inserted or discarded, except runs still waiting when their column family
@@ -40,6 +56,7 @@ enum class TombstoneRunOutcome {
   kStopped,              // column family dropped or DB stopped
   kPushedOut,            // more runs waiting than the family keeps
   kWriteThreadBusy,      // busy under two_write_queues (nothing handed off)
+  kCheaperToStep,        // too few entries below the mutable memtable (above)
   kCount
 };
 
@@ -57,14 +74,18 @@ class TombstoneRunInserter {
  public:
   explicit TombstoneRunInserter(DBImpl* db) : db_(db) {}
 
-  // Inserts the range tombstone [start, end) at `seq` into the mutable
-  // memtable of `cfd` (no WAL record) if its SuperVersion is still
-  // `super_version_number`; when writers are busy, hands it to the next
-  // write group instead (Incomplete), or under two_write_queues discards it
-  // (Busy). Every run is counted as inserted or discarded. Never blocks on
-  // a writer; takes the DB mutex only after entering the write thread.
+  // Inserts the range tombstone [start, end), whose run held
+  // `entries_below_memtable` entries below the mutable memtable the
+  // iterator read, at `seq` into the mutable memtable of `cfd` (no WAL
+  // record) if its SuperVersion is still `super_version_number` and the run
+  // is worth the rebuild (above); when writers are busy, hands it to the
+  // next write group instead (Incomplete), or under two_write_queues
+  // discards it (Busy). Every run is counted as inserted or discarded.
+  // Never blocks on a writer; takes the DB mutex only after entering the
+  // write thread.
   Status Insert(ColumnFamilyData* cfd, uint64_t super_version_number,
-                SequenceNumber seq, const Slice& start, const Slice& end);
+                SequenceNumber seq, const Slice& start, const Slice& end,
+                uint64_t entries_below_memtable);
 
  private:
   DBImpl* const db_;

@@ -668,11 +668,14 @@ TEST_P(TombstoneRunConversionWriteModeTest,
 TEST_F(TombstoneRunConversionTest, HandedOffRunsAreBounded) {
   Open(2);
   const int runs = static_cast<int>(kMaxHandedOffRunsPerColumnFamily) + 3;
-  // Runs of 2 deleted keys, each between two live ones: 0 live, 1-2 deleted.
-  FillAndDelete(3 * runs, 0, 0);
+  // Runs of 8 deleted keys, each between two live ones (0 live, 1-8
+  // deleted): long enough to be worth inserting beside the 7 before them.
+  const int stride = 1 + static_cast<int>(kMaxHandedOffRunsPerColumnFamily);
+  FillAndDelete(stride * runs, 0, 0);
   for (int r = 0; r < runs; r++) {
-    ASSERT_OK(Delete(Key(3 * r + 1)));
-    ASSERT_OK(Delete(Key(3 * r + 2)));
+    for (int k = 1; k < stride; k++) {
+      ASSERT_OK(Delete(Key(stride * r + k)));
+    }
   }
   std::unique_ptr<WriteControllerToken> stop =
       dbfull()->TEST_write_controler().GetStopToken();
@@ -724,6 +727,103 @@ TEST_F(TombstoneRunConversionTest, TwoWriteQueuesDiscardABusyRun) {
   EXPECT_EQ(RangeTombstones(), 0);
   EXPECT_EQ(Scan(true, ReadOptions()).size(), 61u);  // Now idle: converts.
   EXPECT_EQ(Inserted(), 1u);
+}
+
+// A range tombstone saves readers nothing over entries of its own memtable
+// (they are still stepped over one by one), so a run whose tombstones and
+// hidden versions all live in the mutable memtable is left alone; once
+// flushed, the same run is converted.
+TEST_F(TombstoneRunConversionTest, RunsInTheMutableMemtableAloneAreLeftAlone) {
+  Open(4);
+  for (int i = 0; i < 100; i++) {
+    ASSERT_OK(Put(Key(i), "v"));
+  }
+  for (int i = 10; i < 50; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  uint64_t skipped = 0;
+  EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
+  EXPECT_EQ(skipped, 40u);
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 1u);
+  EXPECT_EQ(RangeTombstones(), 0);
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
+  EXPECT_NE(prop.find("discarded.cheaper_to_step: 1\n"), std::string::npos)
+      << prop;
+
+  ASSERT_OK(Flush());  // The tombstones go to L0 (their values with them).
+  EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
+  EXPECT_EQ(skipped, 40u);
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
+  EXPECT_LE(skipped, 1u);
+}
+
+// Each insertion makes the next reader rebuild the memtable's fragmented
+// range tombstones, so a run shorter than the memtable's count of range
+// tombstones is left for readers to step over.
+TEST_F(TombstoneRunConversionTest, RunsCheaperToStepAreLeftAlone) {
+  Open(4);
+  FillAndDelete(100, 0, 0);
+  for (int i = 0; i < 5; i++) {
+    const std::string begin = "z" + std::to_string(i);
+    ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(),
+                               begin, begin + "z"));
+  }
+  ASSERT_EQ(RangeTombstones(), 5);
+  for (int i = 10; i < 14; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 14));
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 1u);
+  EXPECT_EQ(RangeTombstones(), 5);
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
+  EXPECT_NE(prop.find("discarded.cheaper_to_step: 1\n"), std::string::npos)
+      << prop;
+  // As long as the memtable's range tombstones, the run goes in.
+  ASSERT_OK(Delete(Key(14)));
+  EXPECT_EQ(Scan(false, ReadOptions()), Expected(100, 10, 15));
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(RangeTombstones(), 6);
+  // A new memtable starts from no range tombstones.
+  ASSERT_OK(Flush());
+  for (int i = 20; i < 24; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  std::vector<std::string> expected = Expected(100, 10, 15);
+  expected.erase(expected.begin() + 15, expected.begin() + 19);  // k0020-23
+  EXPECT_EQ(Scan(true, ReadOptions()), expected);
+  EXPECT_EQ(Inserted(), 2u);
+  EXPECT_EQ(RangeTombstones(), 1);
+}
+
+// A queue: each round deletes the head and scans from the start. Converting
+// every round would add one range tombstone per round, each rebuilding the
+// growing list; a memtable's conversions instead stay about the square root
+// of the tombstones they replace, and every read stays correct.
+TEST_F(TombstoneRunConversionTest, QueueConversionsGrowSublinearly) {
+  Open(4);
+  const int rounds = 100;
+  const int per_round = 4;
+  FillAndDelete(rounds * per_round + 1, 0, 0);
+  for (int r = 0; r < rounds; r++) {
+    for (int k = 0; k < per_round; k++) {
+      ASSERT_OK(Delete(Key(r * per_round + k)));
+    }
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    it->SeekToFirst();
+    ASSERT_TRUE(it->Valid());
+    ASSERT_EQ(it->key().ToString(), Key((r + 1) * per_round));
+  }
+  // Without the rule: 100 conversions. With it, conversion k needs a run of
+  // at least k - 1 tombstones, and the rounds add 400 in all.
+  EXPECT_GE(Inserted(), 10u);
+  EXPECT_LE(Inserted(), 40u);
+  EXPECT_EQ(RangeTombstones(), static_cast<int>(Inserted()));
+  EXPECT_EQ(Scan(true, ReadOptions()).size(), 1u);
 }
 
 TEST_F(TombstoneRunConversionTest, OffByDefaultWritesNothing) {

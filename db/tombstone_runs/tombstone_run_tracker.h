@@ -15,16 +15,29 @@
 // and so does a backward step. The tracker is therefore reset at the start
 // of every step and needs no invalidation on seeks or direction changes.
 //
+// A run pays for its conversion only through the entries it holds below the
+// mutable memtable (tombstones and the versions they hide in immutable
+// memtables and files): MergingIterator seeks those levels past a range
+// tombstone's end, but steps over the covered entries of the tombstone's own
+// level one by one, so a run that lives in the mutable memtable alone would
+// be stepped over as before, plus the cost of the insertion. The tracker
+// therefore counts, per run, the entries it examined below the mutable
+// memtable (by sequence number: every entry of the mutable memtable is at
+// or above its earliest sequence number). Backward steps do not see the
+// hidden versions' sequence numbers and count every tombstone as below;
+// entries a DBIter reseek jumps over are not counted.
+//
 // The tracker only proves runs; what becomes of one is the DB's business
 // (tombstone_run_conversion.h): inserted at once when the write thread is
-// free, handed to the next write group when it is busy, so that a reader
-// never waits for a writer, and counted either way.
+// free and the run is worth it, handed to the next write group when it is
+// busy, so that a reader never waits for a writer, and counted either way.
 
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "db/dbformat.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/types.h"
 
@@ -42,6 +55,9 @@ struct TombstoneRunTarget {
   ColumnFamilyData* cfd = nullptr;
   const Comparator* user_comparator = nullptr;
   uint64_t super_version_number = 0;
+  // The earliest sequence number of that SuperVersion's mutable memtable;
+  // the default counts every entry as below it.
+  SequenceNumber memtable_earliest_seq = kMaxSequenceNumber;
 };
 
 class TombstoneRunTracker {
@@ -55,15 +71,23 @@ class TombstoneRunTracker {
 
   // Forward steps.
   void BeginForward() { count_ = 0; }
-  void OnForwardTombstone(const Slice& user_key) {
+  void OnForwardTombstone(const Slice& user_key, SequenceNumber seq) {
     if (count_++ == 0) {
       start_.assign(user_key.data(), user_key.size());
+      below_memtable_ = 0;
     }
+    below_memtable_ += seq < target_.memtable_earliest_seq ? 1 : 0;
+  }
+  // An older version of the key last seen, hidden by it: counted only
+  // inside a run (a live key's own older versions come before it).
+  void OnForwardHiddenVersion(SequenceNumber seq) {
+    below_memtable_ +=
+        count_ > 0 && seq < target_.memtable_earliest_seq ? 1 : 0;
   }
   // A live key ends the run: [first tombstone, live key) holds no live key.
   void OnForwardLiveKey(const Slice& live_key, SequenceNumber seq) {
     if (count_ >= threshold_) {
-      Convert(start_, live_key, seq);
+      Convert(start_, live_key, seq, below_memtable_);
     }
     count_ = 0;
   }
@@ -71,7 +95,7 @@ class TombstoneRunTracker {
   // looked at, so it is the exclusive end: every key below it was seen.
   void EndForward(const Slice& last_examined, SequenceNumber seq) {
     if (count_ >= threshold_) {
-      Convert(start_, last_examined, seq);
+      Convert(start_, last_examined, seq, below_memtable_);
     }
     count_ = 0;
   }
@@ -91,18 +115,21 @@ class TombstoneRunTracker {
   // [last tombstone, first tombstone) was examined.
   void EndBackward(SequenceNumber seq) {
     if (count_ >= threshold_ && count_ > 1) {
-      Convert(start_, end_, seq);
+      Convert(start_, end_, seq, /*entries_below_memtable=*/count_);
     }
     count_ = 0;
   }
 
  private:
-  // Hands [start, end) to TombstoneRunInserter
+  // Hands [start, end), whose run held `entries_below_memtable` entries
+  // below the mutable memtable, to TombstoneRunInserter
   // (tombstone_run_conversion.h).
-  void Convert(const Slice& start, const Slice& end, SequenceNumber seq);
+  void Convert(const Slice& start, const Slice& end, SequenceNumber seq,
+               uint64_t entries_below_memtable);
 
   uint32_t threshold_ = 0;
-  uint32_t count_ = 0;
+  uint32_t count_ = 0;           // Tombstones in the current run.
+  uint64_t below_memtable_ = 0;  // Its entries below the mutable memtable.
   TombstoneRunTarget target_;
   std::string start_;
   std::string end_;

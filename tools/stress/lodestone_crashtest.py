@@ -652,7 +652,7 @@ def feature_line(feature, act):
         "craft": ["checked", "skipped", "false_positives", "short_bounds"],
         "conversion": ["inserted", "discarded", "superversion_changed",
                        "older_than_memtable", "not_added", "stopped",
-                       "pushed_out", "write_thread_busy"],
+                       "pushed_out", "write_thread_busy", "cheaper_to_step"],
         "initial_put": ["puts", "txn_puts"],
         "initial_put_chains": ["chains_pruned", "pruned_early", "reached_bottommost"],
         "initial_put_contract": ["probes", "refused", "inconclusive", "violations"],

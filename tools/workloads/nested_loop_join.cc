@@ -16,7 +16,11 @@
 // without a match references a join key 1..nljoin_near_miss past one that
 // has inner rows, as a foreign key to a neighbour of an existing id does.
 // Each such seek then starts just past a stored key, the range a trie
-// cannot reject and CRaFT's range hash can (docs/craft.md).
+// cannot reject and CRaFT's range hash can (docs/craft.md). Join keys are
+// the indexes of [0, nljoin_join_keys) times nljoin_key_stride: a stride
+// spaces stored keys apart (sparse ids) without making the fill walk a
+// larger domain; with dense keys the trie's prefix already tells a stored
+// key from its near neighbours.
 
 #ifdef GFLAGS
 #include <algorithm>
@@ -50,6 +54,9 @@ DEFINE_uint64(nljoin_near_miss, 0,
               "nljoin: when > 0, a share nljoin_match_fraction of outer rows "
               "join a matching key and the rest a key 1..N past one "
               "(correlated probes); 0: join keys uniform");
+DEFINE_uint64(nljoin_key_stride, 1,
+              "nljoin: join key values are the domain's indexes times this "
+              "(> 1: sparse keys, far apart)");
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -66,11 +73,15 @@ uint64_t OuterHash(uint64_t outer_id, uint64_t seed) {
                 seed);
 }
 
+uint64_t StoredJoinKey(uint64_t index) {
+  return index * std::max<uint64_t>(1, FLAGS_nljoin_key_stride);
+}
+
 uint64_t JoinKeyOf(uint64_t outer_id) {
   const uint64_t join_keys = std::max<uint64_t>(1, FLAGS_nljoin_join_keys);
   const uint64_t uniform = OuterHash(outer_id, 5) % join_keys;
   if (FLAGS_nljoin_near_miss == 0) {
-    return uniform;
+    return StoredJoinKey(uniform);
   }
   // The first matching join key at or after the uniform one (wrapping).
   uint64_t match = uniform;
@@ -79,9 +90,10 @@ uint64_t JoinKeyOf(uint64_t outer_id) {
   }
   if (static_cast<double>(OuterHash(outer_id, 7) % 1000000) <
       FLAGS_nljoin_match_fraction * 1000000.0) {
-    return match;
+    return StoredJoinKey(match);
   }
-  return match + 1 + OuterHash(outer_id, 9) % FLAGS_nljoin_near_miss;
+  return StoredJoinKey(match) + 1 +
+         OuterHash(outer_id, 9) % FLAGS_nljoin_near_miss;
 }
 
 std::string OuterKey(uint64_t id) { return TaggedKey('o', id); }
@@ -125,12 +137,12 @@ void RunFill(WorkloadThread* thread) {
       Check(batch.Put(OuterKey(w.id), value), "nljoin_fill");
     } else {
       if (!FLAGS_nljoin_inner_row_ids) {
-        Check(batch.Put(InnerPrefix(w.id), value), "nljoin_fill");
+        Check(batch.Put(InnerPrefix(StoredJoinKey(w.id)), value),
+              "nljoin_fill");
       }
       for (uint64_t r = 0;
-           FLAGS_nljoin_inner_row_ids && r < FLAGS_nljoin_rows_per_match;
-           r++) {
-        std::string key = InnerPrefix(w.id);
+           FLAGS_nljoin_inner_row_ids && r < FLAGS_nljoin_rows_per_match; r++) {
+        std::string key = InnerPrefix(StoredJoinKey(w.id));
         AppendBigEndian64(&key, r);
         Check(batch.Put(key, value), "nljoin_fill");
       }
@@ -148,7 +160,8 @@ void RunQuery(WorkloadThread* thread) {
     // The outer scan.
     const uint64_t first = rng() % outer_rows;
     const std::string outer_start = OuterKey(first);
-    const std::string outer_limit = OuterKey(first + FLAGS_nljoin_outer_per_query);
+    const std::string outer_limit =
+        OuterKey(first + FLAGS_nljoin_outer_per_query);
     Slice outer_upper(outer_limit);
     ReadOptions outer_ro;
     outer_ro.iterate_upper_bound = &outer_upper;
