@@ -729,6 +729,25 @@ TEST_F(TombstoneRunConversionTest, TwoWriteQueuesDiscardABusyRun) {
   EXPECT_EQ(Inserted(), 1u);
 }
 
+// Refresh() rebuilds the DBIter on the current SuperVersion; conversion
+// follows it there, with that SuperVersion's mutable memtable.
+TEST_F(TombstoneRunConversionTest, RefreshKeepsConversionOn) {
+  Open(4);
+  FillAndDelete(100, 10, 50);
+  std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+  ASSERT_OK(Flush());  // The iterator's SuperVersion is no longer current.
+  ASSERT_OK(it->Refresh());
+  int n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    n++;
+  }
+  ASSERT_OK(it->status());
+  EXPECT_EQ(n, 60);
+  EXPECT_EQ(Inserted(), 1u);
+  EXPECT_EQ(Discarded(), 0u);
+  EXPECT_EQ(RangeTombstones(), 1);
+}
+
 // A range tombstone saves readers nothing over entries of its own memtable
 // (they are still stepped over one by one), so a run whose tombstones and
 // hidden versions all live in the mutable memtable is left alone; once

@@ -148,13 +148,22 @@ def latency_table(results):
     return rows
 
 
+def measured_rows(rows):
+    """A workload report's rows of its measured phase: those marked
+    "steady" when the report has phases (a queue's drain and idle intervals
+    are not the load being compared), else all of them."""
+    steady = [r for r in rows if r.get("phase") == "steady"]
+    return steady or rows
+
+
 def workload_table(results):
     """Per variant: first and last values (median over repetitions) of the
-    workload CSV columns the scenario lists under "report_columns"."""
+    workload CSV columns the scenario lists under "report_columns", over the
+    measured phase's intervals."""
     columns = results["scenario"].get("report_columns", [])
     rows = []
     for variant in results["scenario"]["variants"]:
-        series = [run["workload_rows"] for run in results["runs"]
+        series = [measured_rows(run["workload_rows"]) for run in results["runs"]
                   if run["variant"] == variant and run.get("workload_rows")]
         if not series:
             continue
@@ -310,7 +319,7 @@ def markdown(results, table):
     work = workload_table(results)
     columns = results["scenario"].get("report_columns", [])
     if work and columns:
-        lines += ["", "Workload report, first -> last interval (median over repetitions):", "",
+        lines += ["", "Workload report, first -> last interval of the steady phase where the report has phases (median over repetitions):", "",
                   "| variant | " + " | ".join(columns) + " |",
                   "|---|" + "---:|" * len(columns)]
         for row in work:

@@ -124,3 +124,15 @@ def test_the_scale_table_follows_each_ratio_across_sizes():
     md = report.scale_markdown({"scenario": "lat", "rows": rows, "runs": [
         {"name": "lat", "provenance": {}}, {"name": "lat_x4", "provenance": {}}]})
     assert "| read | readrandom | lc | 2.000 (2.000..2.000) | 2.500 (2.500..2.500) |" in md
+
+
+def test_workload_first_and_last_come_from_the_steady_phase():
+    rows = [{"phase": "steady", "p99": 100.0}, {"phase": "steady", "p99": 120.0},
+            {"phase": "drain", "p99": 80.0}, {"phase": "idle", "p99": 900.0}]
+    results = {"scenario": {"variants": {"v": {}}, "report_columns": ["p99"]},
+               "runs": [{"variant": "v", "workload_rows": rows}]}
+    assert report.workload_table(results) == [{"variant": "v", "p99": (100.0, 120.0)}]
+    # A report without phases keeps every interval.
+    for r in rows:
+        del r["phase"]
+    assert report.workload_table(results) == [{"variant": "v", "p99": (100.0, 900.0)}]
