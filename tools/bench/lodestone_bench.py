@@ -6,7 +6,7 @@
                          [--stock PATH] [--lodestone PATH] [--no-build]
                          [--scale N]
   lodestone_bench.py scale --scenario NAME [--factors 1,4,16] [--reps 1]
-  lodestone_bench.py scale-report RESULTS.json...
+  lodestone_bench.py scale-report [--archive] RESULTS.json...
   lodestone_bench.py report RESULTS.json
   lodestone_bench.py archive RESULTS.json...
   lodestone_bench.py headline [--out benchmarks/README.md]
@@ -102,7 +102,7 @@ def cmd_run(args):
     return 0
 
 
-def write_scale(results_list, out_dir):
+def write_scale(results_list, out_dir, archive_it=False):
     os.makedirs(out_dir, exist_ok=True)
     rows = report.scale_table(results_list)
     doc = {"scenario": base_name(results_list[0]["scenario"]),
@@ -118,6 +118,8 @@ def write_scale(results_list, out_dir):
     png = report.plot_scale(doc, os.path.join(out_dir, doc["scenario"]))
     print(md)
     print("wrote %s/scale.json, scale.md, %s" % (out_dir, os.path.basename(png)))
+    if archive_it:
+        print("archived in %s" % archive.archive_scale(doc, out_dir, ARCHIVE_ROOT))
 
 
 def cmd_scale(args):
@@ -128,7 +130,7 @@ def cmd_scale(args):
         results_list.append(run_one(scenario, args, os.path.join(
             runner.REPO, "build", "bench", scenario["name"])))
     write_scale(results_list, args.out or os.path.join(
-        runner.REPO, "build", "bench", base["name"] + "_scale"))
+        runner.REPO, "build", "bench", base["name"] + "_scale"), args.archive)
     return 0
 
 
@@ -137,8 +139,12 @@ def cmd_scale_report(args):
     for path in args.results:
         with open(path) as f:
             results_list.append(json.load(f))
+        if args.archive:
+            print("archived in %s" % archive.archive(
+                results_list[-1], os.path.dirname(path), ARCHIVE_ROOT))
     write_scale(results_list, args.out or os.path.join(
-        runner.REPO, "build", "bench", base_name(results_list[0]["scenario"]) + "_scale"))
+        runner.REPO, "build", "bench", base_name(results_list[0]["scenario"]) + "_scale"),
+        args.archive)
     return 0
 
 
@@ -192,6 +198,8 @@ def main(argv=None):
     scr = sub.add_parser("scale-report", help="ratio against size from existing runs")
     scr.add_argument("results", nargs="+")
     scr.add_argument("--out", default="")
+    scr.add_argument("--archive", action="store_true",
+                     help="also archive the runs and the scale table in benchmarks/")
     rep = sub.add_parser("report", help="rebuild tables and plots from results.json")
     rep.add_argument("results")
     arc = sub.add_parser("archive", help="copy existing results into benchmarks/")

@@ -66,6 +66,23 @@ def archive(results, out_dir, archive_root):
     return dest
 
 
+def archive_scale(doc, out_dir, archive_root):
+    """Copies a scale table (scale.json, scale.md and its plot, written to
+    out_dir by `scale` or `scale-report`) into the archive, beside the
+    largest factor's run: benchmarks/<run id>/<scenario>_scale/."""
+    largest = max(doc["runs"], key=lambda r: r.get("factor", 1))
+    dest = os.path.join(archive_root, run_id(largest.get("provenance", {})),
+                        doc["scenario"] + "_scale")
+    os.makedirs(dest, exist_ok=True)
+    names = ["scale.json", "scale.md"] + [
+        os.path.basename(p) for p in glob.glob(os.path.join(out_dir, "*.png"))]
+    for name in names:
+        src = os.path.join(out_dir, name)
+        if os.path.exists(src):
+            shutil.copyfile(src, os.path.join(dest, name))
+    return dest
+
+
 def newest_runs(archive_root, scenarios):
     """For each scenario name, the newest archived results document (by the
     date in its provenance), or None."""

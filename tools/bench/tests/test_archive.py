@@ -78,3 +78,17 @@ def test_the_headline_lists_latency_apart_from_throughput(tmp_path):
     assert "| location_deep | read_latency | lodestone | 2.00 (2.00) | 6.00 (2.00) | " \
            "10.00 (3.00) | 0.300 |" in page
     assert "| location_deep | read_latency | stock |" not in page
+
+
+def test_a_scale_table_lands_beside_its_largest_run(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "scale.json").write_text("{}")
+    (out / "scale.md").write_text("table")
+    (out / "q_ratio_vs_size.png").write_bytes(b"png")
+    doc = {"scenario": "q", "runs": [
+        {"factor": 1, "provenance": {"date": "2026-11-27T00:54:24", "git_commit": "aaa"}},
+        {"factor": 16, "provenance": {"date": "2026-11-27T01:04:43", "git_commit": "bbb"}}]}
+    dest = archive.archive_scale(doc, str(out), str(tmp_path / "benchmarks"))
+    assert dest == str(tmp_path / "benchmarks" / "2026-11-27_bbb" / "q_scale")
+    assert sorted(os.listdir(dest)) == ["q_ratio_vs_size.png", "scale.json", "scale.md"]
