@@ -22,8 +22,11 @@
 // level one by one, so a run that lives in the mutable memtable alone would
 // be stepped over as before, plus the cost of the insertion. The tracker
 // therefore counts, per run, the entries it examined below the mutable
-// memtable (by sequence number: every entry of the mutable memtable is at
-// or above its earliest sequence number). Backward steps do not see the
+// memtable, by sequence number: every entry of the mutable memtable that
+// the iterator can see is at or above the smallest sequence number the
+// memtable held when the iterator was created (MemTable's first sequence
+// number; its "earliest" one is 0 in the memtable a DB opens with, until
+// the first switch, so it cannot serve). Backward steps do not see the
 // hidden versions' sequence numbers and count every tombstone as below;
 // entries a DBIter reseek jumps over are not counted.
 //
@@ -55,9 +58,10 @@ struct TombstoneRunTarget {
   ColumnFamilyData* cfd = nullptr;
   const Comparator* user_comparator = nullptr;
   uint64_t super_version_number = 0;
-  // The earliest sequence number of that SuperVersion's mutable memtable;
-  // the default counts every entry as below it.
-  SequenceNumber memtable_earliest_seq = kMaxSequenceNumber;
+  // The smallest sequence number in that SuperVersion's mutable memtable
+  // when the iterator was created; 0 if it was empty, when every entry the
+  // iterator sees is below it (later writes are above the read sequence).
+  SequenceNumber memtable_first_seq = 0;
 };
 
 class TombstoneRunTracker {
@@ -76,13 +80,12 @@ class TombstoneRunTracker {
       start_.assign(user_key.data(), user_key.size());
       below_memtable_ = 0;
     }
-    below_memtable_ += seq < target_.memtable_earliest_seq ? 1 : 0;
+    below_memtable_ += BelowMemtable(seq) ? 1 : 0;
   }
   // An older version of the key last seen, hidden by it: counted only
   // inside a run (a live key's own older versions come before it).
   void OnForwardHiddenVersion(SequenceNumber seq) {
-    below_memtable_ +=
-        count_ > 0 && seq < target_.memtable_earliest_seq ? 1 : 0;
+    below_memtable_ += count_ > 0 && BelowMemtable(seq) ? 1 : 0;
   }
   // A live key ends the run: [first tombstone, live key) holds no live key.
   void OnForwardLiveKey(const Slice& live_key, SequenceNumber seq) {
@@ -121,6 +124,10 @@ class TombstoneRunTracker {
   }
 
  private:
+  bool BelowMemtable(SequenceNumber seq) const {
+    return target_.memtable_first_seq == 0 || seq < target_.memtable_first_seq;
+  }
+
   // Hands [start, end), whose run held `entries_below_memtable` entries
   // below the mutable memtable, to TombstoneRunInserter
   // (tombstone_run_conversion.h).
