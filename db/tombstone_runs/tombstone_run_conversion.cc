@@ -310,6 +310,12 @@ void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
       target_.user_comparator->Compare(start, end) >= 0) {
     return;
   }
+  if (entries_below_memtable == 0) {
+    // Known here already: spare the reader the write thread, the DB mutex
+    // and a hand-off copy (AddToMutableMemtable applies the same rule).
+    Account(target_.db, target_.cfd, Outcome::kCheaperToStep);
+    return;
+  }
   // Inserted, handed off or discarded: the DB counts whichever it was.
   TombstoneRunInserter(target_.db)
       .Insert(target_.cfd, target_.super_version_number, seq, start, end,
