@@ -1,6 +1,7 @@
 #include "table/craft/craft_filter.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "util/coding.h"
 #include "util/math.h"
@@ -31,24 +32,48 @@ void CraftFilterBuilder::Add(const Slice& user_key, uint32_t data_block) {
     AddKey(user_key, data_block);
     return;
   }
-  sample_.emplace_back(user_key.ToString(), data_block);
-  sample_bytes_ += user_key.size() + 1;
-  if (sample_bytes_ >= CraftFilterOptions::kKeyCodeSampleBytes) {
+  sample_keys_.append(user_key.data(), user_key.size());
+  sample_.emplace_back(static_cast<uint32_t>(sample_keys_.size()), data_block);
+  if (sample_keys_.size() + sample_.size() >=
+      CraftFilterOptions::kKeyCodeSampleBytes) {
     ChooseKeyCode();
   }
 }
 
+namespace {
+
+// Whether a prefix code of bytes with these weights could spend at most 7
+// bits per byte: never when their entropy exceeds 7 bits (Shannon's bound
+// holds for every prefix code, alphabetic ones included).
+bool CodeCanSaveAnEighth(const uint64_t (&weights)[256], uint64_t total) {
+  double entropy_bits = 0;
+  for (uint64_t w : weights) {
+    if (w > 0) {
+      entropy_bits +=
+          static_cast<double>(w) * std::log2(static_cast<double>(total) / w);
+    }
+  }
+  // A hair of slack so rounding never skips a code that qualifies.
+  return entropy_bits <= 7.0 * static_cast<double>(total) * (1 + 1e-9);
+}
+
+}  // namespace
+
 void CraftFilterBuilder::ChooseKeyCode() {
+  std::vector<Slice> keys;  // Distinct, in order.
+  keys.reserve(sample_.size());
+  uint32_t begin = 0;
+  for (const auto& entry : sample_) {
+    const Slice key(sample_keys_.data() + begin, entry.first - begin);
+    begin = entry.first;
+    if (keys.empty() || key != keys.back()) {
+      keys.push_back(key);
+    }
+  }
   // Weigh the bytes the trie will store: each key's bytes after the prefix
   // it shares with the previous key, to one past its cut (a suffix byte).
   uint64_t weights[256] = {};
   uint64_t total = 0;
-  std::vector<Slice> keys;  // Distinct, in order.
-  for (const auto& entry : sample_) {
-    if (keys.empty() || Slice(entry.first) != keys.back()) {
-      keys.emplace_back(entry.first);
-    }
-  }
   for (size_t i = 0; i < keys.size(); ++i) {
     const size_t lcp_prev = i > 0 ? keys[i - 1].difference_offset(keys[i]) : 0;
     const size_t lcp_next =
@@ -61,21 +86,50 @@ void CraftFilterBuilder::ChooseKeyCode() {
     }
   }
   options_.trie.key_code.reset();
-  if (total > 0) {
-    const OrderPreservingCode code = OrderPreservingCode::Optimal(weights);
+  if (total > 0 && CodeCanSaveAnEighth(weights, total)) {
+    auto code = std::make_shared<OrderPreservingCode>(
+        OrderPreservingCode::Optimal(weights));
     // Worth a format 3 partition when it saves an eighth of the bits.
-    if (code.CodedBits(weights) * 8 <= total * 8 * 7) {
-      options_.trie.key_code = std::make_shared<OrderPreservingCode>(code);
+    if (code->CodedBits(weights) <= total * 7 &&
+        CodedTrialIsSmaller(keys, code)) {
+      options_.trie.key_code = std::move(code);
     }
   }
   trie_ = LoudsSparseBuilder(options_.trie);
   sampling_ = false;
-  for (const auto& entry : sample_) {
-    AddKey(entry.first, entry.second);
+  begin = 0;
+  for (const auto& [end, data_block] : sample_) {
+    AddKey(Slice(sample_keys_.data() + begin, end - begin), data_block);
+    begin = end;
   }
   sample_.clear();
   sample_.shrink_to_fit();
-  sample_bytes_ = 0;
+  sample_keys_.clear();
+  sample_keys_.shrink_to_fit();
+}
+
+bool CraftFilterBuilder::CodedTrialIsSmaller(
+    const std::vector<Slice>& keys,
+    const std::shared_ptr<OrderPreservingCode>& code) const {
+  LoudsSparseOptions plain_options = options_.trie;
+  plain_options.key_code.reset();
+  LoudsSparseOptions coded_options = plain_options;
+  coded_options.key_code = code;
+  LoudsSparseBuilder plain(plain_options);
+  LoudsSparseBuilder coded(coded_options);
+  size_t bytes = 0;
+  for (const Slice& key : keys) {
+    if (bytes >= CraftFilterOptions::kKeyCodeTrialBytes) {
+      break;
+    }
+    plain.Add(key);
+    coded.Add(key);
+    bytes += key.size() + 1;
+  }
+  std::string plain_trie, coded_trie;
+  plain.Finish(&plain_trie);
+  coded.Finish(&coded_trie);
+  return coded_trie.size() < plain_trie.size();
 }
 
 void CraftFilterBuilder::AddKey(const Slice& user_key, uint32_t data_block) {

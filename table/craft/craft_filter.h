@@ -32,8 +32,10 @@ struct CraftFilterOptions {
   uint32_t partition_size = 0;
   LoudsSparseOptions trie;
   // Code the keys with an order-preserving code fitted to the table's first
-  // keys when that saves at least an eighth of their trie bytes (text keys;
-  // FORMAT.md, format 3). The code in trie.key_code, if any, is replaced.
+  // keys when that saves at least an eighth of their label bits and the
+  // trie over the first kKeyCodeTrialBytes of them comes out smaller coded
+  // (text keys; FORMAT.md, format 3). The code in trie.key_code, if any, is
+  // replaced.
   bool key_coding = true;
   // Bits per key of each partition's range hash (range_hash.h, partition
   // format 4), for short ranges next to stored keys; 0 for none. Partitions
@@ -43,6 +45,11 @@ struct CraftFilterOptions {
   static constexpr uint32_t kDefaultPartitionSize = 16 * 1024;
   // Key bytes sampled to fit the code.
   static constexpr size_t kKeyCodeSampleBytes = 64 * 1024;
+  // Key bytes of the sample built into a trial trie both ways. Per-level
+  // label coding (format 2) already stores a dense level, such as the last
+  // byte of consecutive integers, in a few bits per label; a byte code
+  // there splits labels across levels and can double the trie.
+  static constexpr size_t kKeyCodeTrialBytes = 8 * 1024;
 };
 
 struct CraftPartitionInfo {
@@ -77,12 +84,18 @@ class CraftFilterBuilder {
   // Fits the key code to the sampled keys (or decides against one), then
   // adds them.
   void ChooseKeyCode();
+  // Whether the trie over the first of `keys` is smaller with `code`.
+  bool CodedTrialIsSmaller(
+      const std::vector<Slice>& keys,
+      const std::shared_ptr<OrderPreservingCode>& code) const;
 
   CraftFilterOptions options_;
-  // The first keys and their data blocks, held until the key code is chosen.
+  // The first keys and their data blocks, held until the key code is
+  // chosen: the keys back to back in sample_keys_, and per key where it
+  // ends there and its data block.
   bool sampling_;
-  std::vector<std::pair<std::string, uint32_t>> sample_;
-  size_t sample_bytes_ = 0;
+  std::string sample_keys_;
+  std::vector<std::pair<uint32_t, uint32_t>> sample_;
   LoudsSparseBuilder trie_;
   RangeHashBuilder range_hash_;
   std::vector<std::string> partitions_;

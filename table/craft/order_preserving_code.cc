@@ -11,6 +11,60 @@ namespace {
 constexpr int kSymbols = 256;
 }  // namespace
 
+namespace {
+
+// Leaf depths of an optimal alphabetic binary tree over leaves with these
+// weights, by Garsia and Wachs (Knuth, TAOCP 6.2.2): repeatedly combine the
+// leftmost pair (q[k-1], q[k]) with q[k-1] <= q[k+1], and move the sum left
+// past every smaller weight. The tree built is not alphabetic, but its leaf
+// depths are those of an optimal alphabetic tree. O(n^2) time, O(n) space.
+void GarsiaWachsDepths(const std::vector<uint64_t>& weights,
+                       std::vector<uint32_t>* depths) {
+  struct Node {
+    uint64_t weight;
+    int left, right;  // -1 for a leaf.
+  };
+  const int n = static_cast<int>(weights.size());
+  std::vector<Node> nodes;
+  nodes.reserve(2 * n);
+  std::vector<int> seq;  // The working sequence, nodes by index.
+  seq.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    nodes.push_back({weights[i], -1, -1});
+    seq.push_back(i);
+  }
+  auto w = [&](size_t p) { return nodes[seq[p]].weight; };
+  while (seq.size() > 1) {
+    // q[size] is +infinity, so the last pair always qualifies.
+    size_t k = 1;
+    while (k + 1 < seq.size() && w(k - 1) > w(k + 1)) {
+      ++k;
+    }
+    const uint64_t sum = w(k - 1) + w(k);
+    nodes.push_back({sum, seq[k - 1], seq[k]});
+    seq.erase(seq.begin() + (k - 1), seq.begin() + (k + 1));
+    size_t pos = k - 1;
+    while (pos > 0 && w(pos - 1) < sum) {
+      --pos;
+    }
+    seq.insert(seq.begin() + pos, static_cast<int>(nodes.size() - 1));
+  }
+  depths->assign(n, 0);
+  std::vector<std::pair<int, uint32_t>> stack = {{seq[0], 0}};
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (nodes[node].left < 0) {
+      (*depths)[node] = depth;
+    } else {
+      stack.push_back({nodes[node].left, depth + 1});
+      stack.push_back({nodes[node].right, depth + 1});
+    }
+  }
+}
+
+}  // namespace
+
 OrderPreservingCode OrderPreservingCode::Optimal(
     const uint64_t (&weights)[256]) {
   uint64_t total = 0;
@@ -20,53 +74,18 @@ OrderPreservingCode OrderPreservingCode::Optimal(
   // Every byte needs a code (queries hold any byte), so each weight gets a
   // floor; raising it bounds the longest code.
   uint64_t floor = std::max<uint64_t>(1, total >> 16);
+  std::vector<uint64_t> floored(kSymbols);
+  std::vector<uint32_t> depths;
   for (;;) {
-    std::vector<uint64_t> prefix(kSymbols + 1, 0);
     for (int i = 0; i < kSymbols; ++i) {
-      prefix[i + 1] = prefix[i] + weights[i] + floor;
+      floored[i] = weights[i] + floor;
     }
-    // cost(i, j): the least weighted depth of an alphabetic tree over
-    // leaves i..j; split(i, j): its root's last left leaf. Knuth's bound
-    // split(i, j-1) <= split(i, j) <= split(i+1, j) makes this O(n^2).
-    std::vector<uint64_t> cost(kSymbols * kSymbols, 0);
-    std::vector<uint8_t> split(kSymbols * kSymbols, 0);
-    auto at = [](int i, int j) { return i * kSymbols + j; };
-    for (int len = 1; len < kSymbols; ++len) {
-      for (int i = 0; i + len < kSymbols; ++i) {
-        const int j = i + len;
-        const int lo = len == 1 ? i : split[at(i, j - 1)];
-        const int hi = len == 1 ? i : std::min<int>(split[at(i + 1, j)], j - 1);
-        uint64_t best = ~uint64_t{0};
-        int best_k = lo;
-        for (int k = lo; k <= hi; ++k) {
-          const uint64_t c = cost[at(i, k)] + cost[at(k + 1, j)];
-          if (c <= best) {
-            best = c;
-            best_k = k;
-          }
-        }
-        cost[at(i, j)] = best + prefix[j + 1] - prefix[i];
-        split[at(i, j)] = static_cast<uint8_t>(best_k);
-      }
-    }
+    GarsiaWachsDepths(floored, &depths);
     OrderPreservingCode code;
-    struct Range {
-      int i, j;
-      uint32_t depth;
-    };
-    std::vector<Range> stack = {{0, kSymbols - 1, 0}};
     bool too_long = false;
-    while (!stack.empty()) {
-      const Range r = stack.back();
-      stack.pop_back();
-      if (r.i == r.j) {
-        too_long |= r.depth > kMaxCodeBits;
-        code.length_[r.i] = static_cast<uint8_t>(std::min(r.depth, 255u));
-        continue;
-      }
-      const int k = split[at(r.i, r.j)];
-      stack.push_back({r.i, k, r.depth + 1});
-      stack.push_back({k + 1, r.j, r.depth + 1});
+    for (int i = 0; i < kSymbols; ++i) {
+      too_long |= depths[i] > kMaxCodeBits;
+      code.length_[i] = static_cast<uint8_t>(std::min(depths[i], 255u));
     }
     if (!too_long && code.AssignCodes()) {
       return code;

@@ -10,6 +10,9 @@
 //               [--range_hash_bits 0,12,14]  (partition format 4: each
 //                                     integer case also with a range hash
 //                                     of these bits per key)
+//               [--table_keys N]     (only build cost: the keys cut into
+//                                     tables of N keys, one filter each,
+//                                     as flushes and compactions build)
 //
 // Key sets: uniform 64-bit integers (big-endian) and generated email-like
 // text keys (stored with the order-preserving key code unless
@@ -38,8 +41,8 @@ using ROCKSDB_NAMESPACE::CraftFilterBuilder;
 using ROCKSDB_NAMESPACE::CraftFilterOptions;
 using ROCKSDB_NAMESPACE::CraftFilterReader;
 using ROCKSDB_NAMESPACE::CraftMetadata;
-using ROCKSDB_NAMESPACE::CraftPartitionInfo;
 using ROCKSDB_NAMESPACE::CraftPartition;
+using ROCKSDB_NAMESPACE::CraftPartitionInfo;
 using ROCKSDB_NAMESPACE::Slice;
 using ROCKSDB_NAMESPACE::Status;
 
@@ -143,12 +146,35 @@ void Measure(const char* name, const std::vector<std::string>& keys,
       false_negative ? "  FALSE NEGATIVES!" : "");
 }
 
+// Build cost when every table builds its own filter: a table's fixed costs
+// (choosing the key code, cutting its last partition) weigh on few keys.
+void MeasureTableBuilds(const char* name, const std::vector<std::string>& keys,
+                        size_t table_keys, uint32_t partition_size,
+                        uint32_t hash_bits) {
+  double total_ns = 0;
+  size_t bytes = 0;
+  for (size_t first = 0; first < keys.size(); first += table_keys) {
+    const size_t last = std::min(keys.size(), first + table_keys);
+    const std::vector<std::string> table(keys.begin() + first,
+                                         keys.begin() + last);
+    const Filter f = Build(table, 0, hash_bits, partition_size);
+    total_ns += f.build_ns_per_key * static_cast<double>(table.size());
+    bytes += f.bytes;
+  }
+  printf(
+      "%-30s tables of %zu keys  rh=%-2u bits/key=%6.2f  "
+      "build=%5.0f ns/key\n",
+      name, table_keys, hash_bits, 8.0 * bytes / keys.size(),
+      total_ns / static_cast<double>(keys.size()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   size_t n = 1000000, q = 200000;
   uint32_t partition = 16384;
   const char* text_file = nullptr;
+  size_t table_keys = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--keys")) n = strtoull(argv[i + 1], nullptr, 10);
     if (!strcmp(argv[i], "--queries")) q = strtoull(argv[i + 1], nullptr, 10);
@@ -157,19 +183,49 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[i], "--key_coding"))
       key_coding = strtoul(argv[i + 1], nullptr, 10) != 0;
     if (!strcmp(argv[i], "--text_file")) text_file = argv[i + 1];
+    if (!strcmp(argv[i], "--table_keys"))
+      table_keys = strtoull(argv[i + 1], nullptr, 10);
     if (!strcmp(argv[i], "--partition"))
       partition = static_cast<uint32_t>(strtoul(argv[i + 1], nullptr, 10));
     if (!strcmp(argv[i], "--range_hash_bits")) {
       range_hash_bits.clear();
       for (const char* p = argv[i + 1]; *p != '\0';) {
         char* end = nullptr;
-        range_hash_bits.push_back(
-            static_cast<uint32_t>(strtoul(p, &end, 10)));
+        range_hash_bits.push_back(static_cast<uint32_t>(strtoul(p, &end, 10)));
         p = *end == ',' ? end + 1 : end;
       }
     }
   }
   std::mt19937_64 rng(2026);
+
+  if (table_keys > 0) {
+    // db_bench's keys (--key_size 16): the index big-endian, then '0's.
+    std::vector<std::string> db_bench_keys;
+    for (uint64_t i = 0; i < n; ++i) {
+      db_bench_keys.push_back(BigEndian(i) + std::string(8, '0'));
+    }
+    std::vector<uint64_t> uniform(n);
+    for (auto& v : uniform) v = rng();
+    std::sort(uniform.begin(), uniform.end());
+    std::vector<std::string> uniform_keys;
+    for (uint64_t v : uniform) uniform_keys.push_back(BigEndian(v));
+    std::vector<std::string> email;
+    for (size_t i = 0; i < n; ++i) {
+      std::string user;
+      const size_t len = 4 + rng() % 10;
+      for (size_t c = 0; c < len; ++c) user.push_back('a' + rng() % 26);
+      email.push_back(user + std::to_string(rng() % 1000) + "@example.com");
+    }
+    std::sort(email.begin(), email.end());
+    for (uint32_t rh : range_hash_bits) {
+      MeasureTableBuilds("db_bench keys (16 bytes)", db_bench_keys, table_keys,
+                         partition, rh);
+      MeasureTableBuilds("uint64 uniform", uniform_keys, table_keys, partition,
+                         rh);
+    }
+    MeasureTableBuilds("email-like text", email, table_keys, partition, 0);
+    return 0;
+  }
 
   // Uniform 64-bit integers.
   std::vector<uint64_t> ints(n);
