@@ -29,26 +29,32 @@ constexpr uint8_t kFlagEmptyKey = 1;
 constexpr uint32_t kMaxRealBits = 56;
 constexpr uint32_t kMaxHashBits = 32;
 
-// Bits to code one level's labels with `low` low bits each: the low bits,
-// then per node the unary gaps between the labels' high parts (the high
-// parts rise within a node, from zero), one terminating one per label.
-// low == 8 is a byte per label.
-uint64_t LabelCodeBits(const std::string& labels,
-                       const std::vector<bool>& louds, uint32_t low) {
-  if (low >= kPlainLabelBits) {
-    return kPlainLabelBits * labels.size();
-  }
-  uint64_t bits = (low + 1) * static_cast<uint64_t>(labels.size());
-  uint64_t prev = 0;
+// The coding of one level's labels that takes the fewest bits: `low` low
+// bits per label, then per node the unary gaps between the labels' high
+// parts (they rise within a node, from zero), one terminating one per
+// label; low == 8 is a byte per label. A node's gaps add up to its last
+// label's high part, so one pass over the labels prices every coding.
+uint32_t CheapestLabelCoding(const std::string& labels,
+                             const std::vector<bool>& louds) {
+  uint64_t last_labels[256] = {};  // Per byte, the nodes it ends.
   for (size_t e = 0; e < labels.size(); ++e) {
-    const uint64_t high = static_cast<uint8_t>(labels[e]) >> low;
-    if (louds[e]) {
-      prev = 0;
+    if (e + 1 == labels.size() || louds[e + 1]) {
+      ++last_labels[static_cast<uint8_t>(labels[e])];
     }
-    bits += high - prev;
-    prev = high;
   }
-  return bits;
+  uint32_t best = kPlainLabelBits;
+  uint64_t best_bits = kPlainLabelBits * static_cast<uint64_t>(labels.size());
+  for (uint32_t low = 0; low < kPlainLabelBits; ++low) {
+    uint64_t bits = (low + 1) * static_cast<uint64_t>(labels.size());
+    for (uint32_t label = 0; label < 256; ++label) {
+      bits += last_labels[label] * (label >> low);
+    }
+    if (bits < best_bits) {
+      best = low;
+      best_bits = bits;
+    }
+  }
+  return best;
 }
 
 // Three-way comparison of two R-bit suffixes read as big-endian strings.
@@ -186,15 +192,7 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   std::string level_codes;
   BitWriter label_stream;
   for (const Level& level : levels_) {
-    uint32_t best = kPlainLabelBits;
-    uint64_t best_bits = LabelCodeBits(level.labels, level.louds, best);
-    for (uint32_t low = 0; low < kPlainLabelBits; ++low) {
-      const uint64_t bits = LabelCodeBits(level.labels, level.louds, low);
-      if (bits < best_bits) {
-        best = low;
-        best_bits = bits;
-      }
-    }
+    const uint32_t best = CheapestLabelCoding(level.labels, level.louds);
     PutVarint64(&level_codes, level.labels.size());
     level_codes.push_back(static_cast<char>(best));
     for (unsigned char label : level.labels) {
