@@ -294,20 +294,27 @@ std::string TombstoneRunsReport(ColumnFamilyData* cfd) {
       "\ndiscarded.not_added: %" PRIu64 "\ndiscarded.stopped: %" PRIu64
       "\ndiscarded.pushed_out: %" PRIu64
       "\ndiscarded.write_thread_busy: %" PRIu64
-      "\ndiscarded.cheaper_to_step: %" PRIu64 "\n",
+      "\ndiscarded.cheaper_to_step: %" PRIu64
+      "\ndiscarded.left_to_pruning: %" PRIu64 "\n",
       cfd->GetLatestMutableCFOptions()->min_tombstones_for_range_conversion,
       c.inserted, c.discarded, n(Outcome::kSuperVersionChanged),
       n(Outcome::kOlderThanMemtable), n(Outcome::kNotAdded),
       n(Outcome::kStopped), n(Outcome::kPushedOut),
-      n(Outcome::kWriteThreadBusy), n(Outcome::kCheaperToStep));
+      n(Outcome::kWriteThreadBusy), n(Outcome::kCheaperToStep),
+      n(Outcome::kLeftToPruning));
   return buf;
 }
 
 void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
                                   SequenceNumber seq,
-                                  uint64_t entries_below_memtable) {
+                                  uint64_t entries_below_memtable,
+                                  uint32_t pruned_early) {
   if (target_.db == nullptr ||
       target_.user_comparator->Compare(start, end) >= 0) {
+    return;
+  }
+  if (count_ - pruned_early < threshold_) {
+    Account(target_.db, target_.cfd, Outcome::kLeftToPruning);
     return;
   }
   if (entries_below_memtable == 0) {

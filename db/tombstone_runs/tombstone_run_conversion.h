@@ -57,6 +57,8 @@ enum class TombstoneRunOutcome {
   kPushedOut,            // more runs waiting than the family keeps
   kWriteThreadBusy,      // busy under two_write_queues (nothing handed off)
   kCheaperToStep,        // too few entries below the mutable memtable (above)
+  kLeftToPruning,        // too few tombstones left after early pruning
+                         // (tombstone_run_tracker.h)
   kCount
 };
 

@@ -796,6 +796,52 @@ TEST_F(TombstoneRunConversionTest, ConvertsRightAfterReopen) {
   EXPECT_LE(skipped, 1u);
 }
 
+// Tombstones over initial-put chains vanish with their chains at the next
+// flush or compaction that holds both; a range tombstone would live to the
+// last level. A run is converted only if at least the threshold of its
+// tombstones would stay.
+TEST_F(TombstoneRunConversionTest, RunsOverInitialPutsAreLeftToPruning) {
+  Open(4);
+  auto fill = [this](int from, int to, int regular_from, int regular_to) {
+    for (int i = from; i < to; i++) {
+      if (i >= regular_from && i < regular_to) {
+        ASSERT_OK(Put(Key(i), "v"));
+      } else {
+        ASSERT_OK(db_->PutInitial(WriteOptions(), Key(i), "v"));
+      }
+    }
+  };
+  // Keys 20..22 are plain Puts; key 30's chain is an overwrite on its
+  // initial put, which pruning removes whole all the same.
+  fill(0, 100, 20, 23);
+  ASSERT_OK(Put(Key(30), "v2"));
+  ASSERT_OK(Flush());
+  for (int i = 10; i < 50; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 0u);
+  EXPECT_EQ(Discarded(), 1u);
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.tombstone-runs", &prop));
+  EXPECT_NE(prop.find("discarded.left_to_pruning: 1\n"), std::string::npos)
+      << prop;
+  // Backward steps do not see the versions below a tombstone: converted.
+  EXPECT_EQ(Scan(false, ReadOptions()), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 1u);
+
+  // Four tombstones over plain Puts: as many as the threshold stay.
+  DestroyAndReopen(options_);
+  fill(0, 100, 20, 24);
+  ASSERT_OK(Flush());
+  for (int i = 10; i < 50; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 2u);  // The statistics outlive the reopen.
+  EXPECT_EQ(RangeTombstones(), 1);
+}
+
 // Each insertion makes the next reader rebuild the memtable's fragmented
 // range tombstones, so a run shorter than the memtable's count of range
 // tombstones is left for readers to step over.

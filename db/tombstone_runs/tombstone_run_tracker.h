@@ -30,6 +30,17 @@
 // hidden versions' sequence numbers and count every tombstone as below;
 // entries a DBIter reseek jumps over are not counted.
 //
+// A run whose tombstones delete initial puts (WriteBatch::PutInitial) is
+// left to early pruning: the first flush or compaction that holds a
+// tombstone and the bottom of its key's chain, an initial put, drops the
+// whole chain (db/initial_put), whereas a range tombstone would stay until
+// the last level and make every reader and compaction on its way handle
+// it. A tombstone counts as pruned early when the oldest version the
+// iterator saw below it is an initial put; a run with fewer than
+// `threshold` other tombstones is discarded (kLeftToPruning). Versions a
+// DBIter reseek jumps over are not seen, so such a tombstone counts as one
+// that stays.
+//
 // The tracker only proves runs; what becomes of one is the DB's business
 // (tombstone_run_conversion.h): inserted at once when the write thread is
 // free and the run is worth it, handed to the next write group when it is
@@ -79,28 +90,29 @@ class TombstoneRunTracker {
     if (count_++ == 0) {
       start_.assign(user_key.data(), user_key.size());
       below_memtable_ = 0;
+      pruned_early_ = 0;
+    } else {
+      EndTombstone();
     }
     below_memtable_ += BelowMemtable(seq) ? 1 : 0;
   }
-  // An older version of the key last seen, hidden by it: counted only
-  // inside a run (a live key's own older versions come before it).
-  void OnForwardHiddenVersion(SequenceNumber seq) {
-    below_memtable_ += count_ > 0 && BelowMemtable(seq) ? 1 : 0;
+  // An older version of the key last seen, hidden by it (versions come
+  // newest first): counted only inside a run (a live key's own older
+  // versions come before it).
+  void OnForwardHiddenVersion(SequenceNumber seq, ValueType type) {
+    if (count_ > 0) {
+      below_memtable_ += BelowMemtable(seq) ? 1 : 0;
+      oldest_is_initial_ = type == kTypeValueInitial;
+    }
   }
   // A live key ends the run: [first tombstone, live key) holds no live key.
   void OnForwardLiveKey(const Slice& live_key, SequenceNumber seq) {
-    if (count_ >= threshold_) {
-      Convert(start_, live_key, seq, below_memtable_);
-    }
-    count_ = 0;
+    EndForwardRun(live_key, seq);
   }
   // The range ended (bound, end of data). Nothing past `last_examined` was
   // looked at, so it is the exclusive end: every key below it was seen.
   void EndForward(const Slice& last_examined, SequenceNumber seq) {
-    if (count_ >= threshold_) {
-      Convert(start_, last_examined, seq, below_memtable_);
-    }
-    count_ = 0;
+    EndForwardRun(last_examined, seq);
   }
 
   // Backward steps. The run's first (largest) tombstone is its exclusive
@@ -118,25 +130,44 @@ class TombstoneRunTracker {
   // [last tombstone, first tombstone) was examined.
   void EndBackward(SequenceNumber seq) {
     if (count_ >= threshold_ && count_ > 1) {
-      Convert(start_, end_, seq, /*entries_below_memtable=*/count_);
+      Convert(start_, end_, seq, /*entries_below_memtable=*/count_,
+              /*pruned_early=*/0);
     }
     count_ = 0;
   }
 
  private:
+  // The last tombstone's versions are all seen.
+  void EndTombstone() {
+    pruned_early_ += oldest_is_initial_ ? 1 : 0;
+    oldest_is_initial_ = false;
+  }
+  void EndForwardRun(const Slice& end, SequenceNumber seq) {
+    if (count_ > 0) {
+      EndTombstone();
+    }
+    if (count_ >= threshold_) {
+      Convert(start_, end, seq, below_memtable_, pruned_early_);
+    }
+    count_ = 0;
+  }
+
   bool BelowMemtable(SequenceNumber seq) const {
     return target_.memtable_first_seq == 0 || seq < target_.memtable_first_seq;
   }
 
   // Hands [start, end), whose run held `entries_below_memtable` entries
   // below the mutable memtable, to TombstoneRunInserter
-  // (tombstone_run_conversion.h).
+  // (tombstone_run_conversion.h), unless early pruning removes all but
+  // fewer than threshold_ of its tombstones.
   void Convert(const Slice& start, const Slice& end, SequenceNumber seq,
-               uint64_t entries_below_memtable);
+               uint64_t entries_below_memtable, uint32_t pruned_early);
 
   uint32_t threshold_ = 0;
-  uint32_t count_ = 0;           // Tombstones in the current run.
-  uint64_t below_memtable_ = 0;  // Its entries below the mutable memtable.
+  uint32_t count_ = 0;              // Tombstones in the current run.
+  uint64_t below_memtable_ = 0;     // Its entries below the mutable memtable.
+  uint32_t pruned_early_ = 0;       // Its tombstones over initial-put chains.
+  bool oldest_is_initial_ = false;  // The current tombstone's, so far.
   TombstoneRunTarget target_;
   std::string start_;
   std::string end_;

@@ -103,7 +103,8 @@ class Reporter {
             "lodestone: conversion inserted=%llu discarded=%llu "
             "superversion_changed=%llu older_than_memtable=%llu "
             "not_added=%llu stopped=%llu pushed_out=%llu "
-            "write_thread_busy=%llu cheaper_to_step=%llu at=%.0f when=%s\n",
+            "write_thread_busy=%llu cheaper_to_step=%llu left_to_pruning=%llu "
+            "at=%.0f when=%s\n",
             t(READ_PATH_RANGE_TOMBSTONES_INSERTED),
             t(READ_PATH_RANGE_TOMBSTONES_DISCARDED),
             why(TombstoneRunOutcome::kSuperVersionChanged),
@@ -112,7 +113,8 @@ class Reporter {
             why(TombstoneRunOutcome::kStopped),
             why(TombstoneRunOutcome::kPushedOut),
             why(TombstoneRunOutcome::kWriteThreadBusy),
-            why(TombstoneRunOutcome::kCheaperToStep), at, when);
+            why(TombstoneRunOutcome::kCheaperToStep),
+            why(TombstoneRunOutcome::kLeftToPruning), at, when);
     fprintf(stdout,
             "lodestone: initial_put puts=%llu failed=%llu txn_puts=%llu "
             "chains_pruned=%llu pruned_early=%llu reached_bottommost=%llu "
