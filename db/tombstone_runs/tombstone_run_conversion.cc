@@ -70,7 +70,7 @@ struct HandedOffRun {
   SequenceNumber seq;
   std::string start;
   std::string end;
-  uint64_t entries_below_memtable;
+  TombstoneRunWorth worth;
 };
 
 struct FamilyState {
@@ -128,7 +128,7 @@ void Account(DBImpl* db, const ColumnFamilyData* cfd, Outcome outcome) {
 void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
              uint64_t super_version_number, SequenceNumber seq,
              const Slice& start, const Slice& end,
-             uint64_t entries_below_memtable) {
+             const TombstoneRunWorth& worth) {
   Registry& r = GetRegistry();
   uint64_t stale = 0;
   uint64_t pushed_out = 0;
@@ -159,8 +159,7 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
     }
     if (duplicate == 0) {
       waiting.push_back(HandedOffRun{cfd->GetID(), super_version_number, seq,
-                                     start.ToString(), end.ToString(),
-                                     entries_below_memtable});
+                                     start.ToString(), end.ToString(), worth});
       r.waiting_runs.fetch_add(1, std::memory_order_relaxed);
     }
     CountLocked(r, family, Outcome::kNotAdded, duplicate);
@@ -173,15 +172,14 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
   Tick(db, Outcome::kPushedOut, pushed_out);
 }
 
-// Inserts [start, end) at `seq` into the mutable memtable of `cfd` if its
-// SuperVersion is still `super_version_number` and the run, with
-// `entries_below_memtable` entries below that memtable, is worth the
-// insertion (see the header).
+// Inserts [start, end) at `seq` into the mutable memtable of `cfd` of `db`
+// if its SuperVersion is still `super_version_number` and the run is worth
+// the insertion (see the header).
 // REQUIRES: DB mutex held; the caller is the DB's only memtable writer.
-Outcome AddToMutableMemtable(ColumnFamilyData* cfd,
+Outcome AddToMutableMemtable(const DBImpl* db, ColumnFamilyData* cfd,
                              uint64_t super_version_number, SequenceNumber seq,
                              const Slice& start, const Slice& end,
-                             uint64_t entries_below_memtable) {
+                             const TombstoneRunWorth& worth) {
   if (cfd->IsDropped()) {
     return Outcome::kStopped;
   }
@@ -194,9 +192,17 @@ Outcome AddToMutableMemtable(ColumnFamilyData* cfd,
   if (seq < mem->GetEarliestSequenceNumber()) {
     return Outcome::kOlderThanMemtable;
   }
-  if (entries_below_memtable == 0 ||
-      entries_below_memtable < mem->NumRangeDeletion()) {
+  if (worth.entries_below_memtable == 0 ||
+      worth.entries_below_memtable < mem->NumRangeDeletion()) {
     return Outcome::kCheaperToStep;
+  }
+  if (worth.pruning_removes_it) {
+    // A snapshot at or above the read sequence sits above every version
+    // the run saw, so it cannot part a chain's delete from its put.
+    const SnapshotList& snapshots = db->snapshots();
+    if (snapshots.empty() || snapshots.oldest()->GetSequenceNumber() >= seq) {
+      return Outcome::kLeftToPruning;
+    }
   }
   MemTablePostProcessInfo info;
   // The concurrent insert path accepts a sequence number below the
@@ -273,8 +279,8 @@ void InsertHandedOffTombstoneRuns(DBImpl* db) {
       continue;  // Its counts went with it.
     }
     const Outcome outcome =
-        AddToMutableMemtable(live, run.super_version_number, run.seq, run.start,
-                             run.end, run.entries_below_memtable);
+        AddToMutableMemtable(db, live, run.super_version_number, run.seq,
+                             run.start, run.end, run.worth);
     Account(db, live, outcome);
     if (outcome == Outcome::kInserted) {
       TEST_SYNC_POINT("InsertHandedOffTombstoneRuns:Inserted");
@@ -313,10 +319,6 @@ void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
       target_.user_comparator->Compare(start, end) >= 0) {
     return;
   }
-  if (count_ - pruned_early < threshold_) {
-    Account(target_.db, target_.cfd, Outcome::kLeftToPruning);
-    return;
-  }
   if (entries_below_memtable == 0) {
     // Known here already: spare the reader the write thread, the DB mutex
     // and a hand-off copy (AddToMutableMemtable applies the same rule).
@@ -326,7 +328,8 @@ void TombstoneRunTracker::Convert(const Slice& start, const Slice& end,
   // Inserted, handed off or discarded: the DB counts whichever it was.
   TombstoneRunInserter(target_.db)
       .Insert(target_.cfd, target_.super_version_number, seq, start, end,
-              entries_below_memtable)
+              TombstoneRunWorth{entries_below_memtable,
+                                count_ - pruned_early < threshold_})
       .PermitUncheckedError();
 }
 
@@ -334,7 +337,7 @@ Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
                                     uint64_t super_version_number,
                                     SequenceNumber seq, const Slice& start,
                                     const Slice& end,
-                                    uint64_t entries_below_memtable) {
+                                    const TombstoneRunWorth& worth) {
   // A reader never waits for writers: enter the write thread(s) only if
   // nobody is writing, stalled or holding LockWAL(). Stopped writes mean
   // LockWAL() or a stall: the DB's state is meant to stay as it is.
@@ -354,8 +357,7 @@ Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
       Account(db_, cfd, Outcome::kWriteThreadBusy);
       return Status::Busy("write thread busy");
     }
-    HandOff(db_, cfd, super_version_number, seq, start, end,
-            entries_below_memtable);
+    HandOff(db_, cfd, super_version_number, seq, start, end, worth);
     return Status::Incomplete("handed off to the next write group");
   }
   Outcome outcome;
@@ -365,8 +367,8 @@ Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
     InstrumentedMutexLock l(&db_->mutex_);
     outcome = db_->error_handler_.IsDBStopped()
                   ? Outcome::kStopped
-                  : AddToMutableMemtable(cfd, super_version_number, seq, start,
-                                         end, entries_below_memtable);
+                  : AddToMutableMemtable(db_, cfd, super_version_number, seq,
+                                         start, end, worth);
   }
   if (db_->two_write_queues_) {
     db_->nonmem_write_thread_.ExitUnbatched(&nonmem_w);

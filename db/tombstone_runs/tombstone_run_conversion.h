@@ -23,6 +23,12 @@
 // conversions) and saves nothing while its tombstones are still in the
 // mutable memtable.
 //
+// A run whose tombstones mostly delete initial-put chains is left to early
+// pruning (kLeftToPruning; tombstone_run_tracker.h) unless a snapshot older
+// than the read could keep those chains: such a snapshot blocks pruning
+// between the puts and the deletes, while a range tombstone still lets
+// readers skip the run.
+//
 // A run worth inserting is inserted by TombstoneRunInserter when the write
 // thread is free, or else handed off: kept in a small per-family list that
 // the next write group's leader drains (InsertHandedOffTombstoneRuns)
@@ -62,6 +68,16 @@ enum class TombstoneRunOutcome {
   kCount
 };
 
+// What the tracker learned of a run, for deciding whether it is worth
+// inserting (above).
+struct TombstoneRunWorth {
+  // Its tombstones and the versions they hide below the mutable memtable.
+  uint64_t entries_below_memtable = 0;
+  // Early pruning would leave fewer than the threshold of its tombstones,
+  // if no snapshot keeps their chains.
+  bool pruning_removes_it = false;
+};
+
 struct TombstoneRunCounts {
   uint64_t inserted = 0;
   uint64_t discarded = 0;  // The sum of by_outcome[k] for every discard.
@@ -76,18 +92,16 @@ class TombstoneRunInserter {
  public:
   explicit TombstoneRunInserter(DBImpl* db) : db_(db) {}
 
-  // Inserts the range tombstone [start, end), whose run held
-  // `entries_below_memtable` entries below the mutable memtable the
-  // iterator read, at `seq` into the mutable memtable of `cfd` (no WAL
-  // record) if its SuperVersion is still `super_version_number` and the run
-  // is worth the rebuild (above); when writers are busy, hands it to the
-  // next write group instead (Incomplete), or under two_write_queues
-  // discards it (Busy). Every run is counted as inserted or discarded.
-  // Never blocks on a writer; takes the DB mutex only after entering the
-  // write thread.
+  // Inserts the range tombstone [start, end) of a run worth `worth` at
+  // `seq` into the mutable memtable of `cfd` (no WAL record) if its
+  // SuperVersion is still `super_version_number` and the run is worth it
+  // (above); when writers are busy, hands it to the next write group
+  // instead (Incomplete), or under two_write_queues discards it (Busy).
+  // Every run is counted as inserted or discarded. Never blocks on a
+  // writer; takes the DB mutex only after entering the write thread.
   Status Insert(ColumnFamilyData* cfd, uint64_t super_version_number,
                 SequenceNumber seq, const Slice& start, const Slice& end,
-                uint64_t entries_below_memtable);
+                const TombstoneRunWorth& worth);
 
  private:
   DBImpl* const db_;

@@ -799,7 +799,7 @@ TEST_F(TombstoneRunConversionTest, ConvertsRightAfterReopen) {
 // Tombstones over initial-put chains vanish with their chains at the next
 // flush or compaction that holds both; a range tombstone would live to the
 // last level. A run is converted only if at least the threshold of its
-// tombstones would stay.
+// tombstones would stay, or a snapshot keeps the chains.
 TEST_F(TombstoneRunConversionTest, RunsOverInitialPutsAreLeftToPruning) {
   Open(4);
   auto fill = [this](int from, int to, int regular_from, int regular_to) {
@@ -830,6 +830,20 @@ TEST_F(TombstoneRunConversionTest, RunsOverInitialPutsAreLeftToPruning) {
   EXPECT_EQ(Scan(false, ReadOptions()), Expected(100, 10, 50));
   EXPECT_EQ(Inserted(), 1u);
 
+  // A snapshot taken between the puts and the deletes keeps the chains:
+  // pruning must wait for it, so the run is converted.
+  DestroyAndReopen(options_);
+  fill(0, 100, 20, 23);
+  ASSERT_OK(Flush());
+  const Snapshot* snapshot = db_->GetSnapshot();
+  for (int i = 10; i < 50; i++) {
+    ASSERT_OK(Delete(Key(i)));
+  }
+  EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
+  EXPECT_EQ(Inserted(), 2u);  // The statistics outlive the reopen.
+  EXPECT_EQ(RangeTombstones(), 1);
+  db_->ReleaseSnapshot(snapshot);
+
   // Four tombstones over plain Puts: as many as the threshold stay.
   DestroyAndReopen(options_);
   fill(0, 100, 20, 24);
@@ -838,7 +852,7 @@ TEST_F(TombstoneRunConversionTest, RunsOverInitialPutsAreLeftToPruning) {
     ASSERT_OK(Delete(Key(i)));
   }
   EXPECT_EQ(Scan(true, ReadOptions()), Expected(100, 10, 50));
-  EXPECT_EQ(Inserted(), 2u);  // The statistics outlive the reopen.
+  EXPECT_EQ(Inserted(), 3u);
   EXPECT_EQ(RangeTombstones(), 1);
 }
 

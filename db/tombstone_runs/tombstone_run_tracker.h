@@ -37,9 +37,10 @@
 // the last level and make every reader and compaction on its way handle
 // it. A tombstone counts as pruned early when the oldest version the
 // iterator saw below it is an initial put; a run with fewer than
-// `threshold` other tombstones is discarded (kLeftToPruning). Versions a
-// DBIter reseek jumps over are not seen, so such a tombstone counts as one
-// that stays.
+// `threshold` other tombstones is discarded (kLeftToPruning) unless a
+// snapshot could keep those chains (the DB decides, under its mutex:
+// tombstone_run_conversion.h). Versions a DBIter reseek jumps over are not
+// seen, so such a tombstone counts as one that stays.
 //
 // The tracker only proves runs; what becomes of one is the DB's business
 // (tombstone_run_conversion.h): inserted at once when the write thread is
