@@ -154,41 +154,26 @@ TEST(CraftFormatTest, PartitionsOfAFilter) {
   options.trie.real_suffix_bits = 8;
   options.trie.hash_suffix_bits = 4;
 
-  const Filter integers = BuildFilter(IntegerKeys(2000, 37), options);
-  ASSERT_GT(integers.partitions.size(), 1u);
-  std::string all;
-  for (const std::string& p : integers.partitions) {
-    EXPECT_EQ(p[0], 2);
-    all += p;
-  }
-  EXPECT_EQ(Digest(all), "5810:9391539418311788677");
-
-  const Filter text = BuildFilter(TextKeys(3000), options);
-  ASSERT_GT(text.partitions.size(), 1u);
-  all.clear();
-  for (const std::string& p : text.partitions) {
-    EXPECT_EQ(p[0], 2);
-    all += p;
-  }
-  EXPECT_EQ(Digest(all), "8921:10280962191100656587");
-
-  const Filter letters = BuildFilter(LetterKeys(3000), options);
-  ASSERT_GT(letters.partitions.size(), 1u);
-  all.clear();
-  for (const std::string& p : letters.partitions) {
-    EXPECT_EQ(p[0], 3);
-    all += p;
-  }
-  EXPECT_EQ(Digest(all), "8582:14377235214206935309");
+  // The partitions, concatenated; each must be of `version`.
+  auto written = [&options](const std::vector<std::string>& keys,
+                            char version) {
+    const Filter f = BuildFilter(keys, options);
+    EXPECT_GT(f.partitions.size(), 1u);
+    std::string all;
+    for (const std::string& p : f.partitions) {
+      EXPECT_EQ(p[0], version);
+      all += p;
+    }
+    return all;
+  };
+  EXPECT_EQ(Digest(written(IntegerKeys(2000, 37), 2)),
+            "5810:9391539418311788677");
+  EXPECT_EQ(Digest(written(TextKeys(3000), 2)), "8921:10280962191100656587");
+  const std::string letters = written(LetterKeys(3000), 3);
+  EXPECT_EQ(Digest(letters), "8582:14377235214206935309");
   // Each choice is the smaller one.
-  CraftFilterOptions uncoded = options;
-  uncoded.key_coding = false;
-  size_t bytes = 0;
-  for (const std::string& p :
-       BuildFilter(LetterKeys(3000), uncoded).partitions) {
-    bytes += p.size();
-  }
-  EXPECT_GT(bytes, all.size());
+  options.key_coding = false;
+  EXPECT_GT(written(LetterKeys(3000), 2).size(), letters.size());
 }
 
 // db_bench's keys: consecutive integers, then eight '0's. Half the bytes
