@@ -86,7 +86,10 @@ class TombstoneRunTracker {
   }
 
   // Forward steps.
-  void BeginForward() { count_ = 0; }
+  void BeginForward() {
+    count_ = 0;
+    oldest_is_initial_ = false;  // A step that ended early left it set.
+  }
   void OnForwardTombstone(const Slice& user_key, SequenceNumber seq) {
     if (count_++ == 0) {
       start_.assign(user_key.data(), user_key.size());
