@@ -88,6 +88,19 @@ class TombstoneRunConversionTest : public DBTestBase {
     return keys;
   }
 
+  // Keys 10..49 of 100 are deleted and their run not yet converted: the
+  // next forward scan steps over the 40 tombstones and converts the run
+  // (the `inserted`-th conversion), and the scan after it skips the run in
+  // one step.
+  void ExpectForwardScanConvertsTheRun(uint64_t inserted) {
+    uint64_t skipped = 0;
+    EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
+    EXPECT_EQ(skipped, 40u);
+    EXPECT_EQ(Inserted(), inserted);
+    EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
+    EXPECT_LE(skipped, 1u);
+  }
+
   static std::vector<std::string> Expected(int n, int from, int to) {
     std::vector<std::string> keys;
     for (int i = 0; i < n; i++) {
@@ -772,11 +785,7 @@ TEST_F(TombstoneRunConversionTest, RunsInTheMutableMemtableAloneAreLeftAlone) {
       << prop;
 
   ASSERT_OK(Flush());  // The tombstones go to L0 (their values with them).
-  EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
-  EXPECT_EQ(skipped, 40u);
-  EXPECT_EQ(Inserted(), 1u);
-  EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
-  EXPECT_LE(skipped, 1u);
+  ExpectForwardScanConvertsTheRun(1);
 }
 
 // A reopened DB's memtable is empty: every entry a scan sees is below it,
@@ -788,12 +797,7 @@ TEST_F(TombstoneRunConversionTest, ConvertsRightAfterReopen) {
   FillAndDelete(100, 10, 50);
   ASSERT_OK(Flush());
   Reopen(options_);
-  uint64_t skipped = 0;
-  EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
-  EXPECT_EQ(skipped, 40u);
-  EXPECT_EQ(Inserted(), 1u);
-  EXPECT_EQ(Scan(true, ReadOptions(), &skipped), Expected(100, 10, 50));
-  EXPECT_LE(skipped, 1u);
+  ExpectForwardScanConvertsTheRun(1);
 }
 
 // Tombstones over initial-put chains vanish with their chains at the next
