@@ -40,6 +40,51 @@ uint64_t LowMask(uint32_t bits) {
   return bits == 0 ? 0 : (~uint64_t{0} >> (64 - bits));
 }
 
+// Sorts `values` (each below `universe`) and removes repeats. The values
+// are hashes, close to uniform over the universe, so one counting pass by
+// their top bits leaves buckets of about one value each: linear time where
+// a comparison sort spends log n compares per value.
+void SortAndDeduplicate(uint64_t universe, std::vector<uint64_t>* values) {
+  const size_t n = values->size();
+  const uint32_t shift = LowBits(universe, n);
+  const size_t buckets = static_cast<size_t>(NumBuckets(universe, shift));
+  std::vector<uint32_t> starts(buckets + 1, 0);
+  for (uint64_t v : *values) {
+    ++starts[static_cast<size_t>(v >> shift) + 1];
+  }
+  for (size_t b = 0; b < buckets; ++b) {
+    starts[b + 1] += starts[b];
+  }
+  std::vector<uint64_t> sorted(n);
+  for (uint64_t v : *values) {
+    sorted[starts[static_cast<size_t>(v >> shift)]++] = v;
+  }
+  // starts[b] is now bucket b's end; bucket b begins at bucket b-1's end.
+  // A bucket holds more than a few values when keys are dense (one block of
+  // tails fills a slot): those take a comparison sort.
+  constexpr size_t kInsertionSortMax = 16;
+  size_t begin = 0;
+  for (size_t b = 0; b < buckets; ++b) {
+    const size_t end = starts[b];
+    if (end - begin > kInsertionSortMax) {
+      std::sort(sorted.begin() + begin, sorted.begin() + end);
+      begin = end;
+      continue;
+    }
+    for (size_t i = begin + 1; i < end; ++i) {
+      const uint64_t v = sorted[i];
+      size_t j = i;
+      for (; j > begin && sorted[j - 1] > v; --j) {
+        sorted[j] = sorted[j - 1];
+      }
+      sorted[j] = v;
+    }
+    begin = end;
+  }
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  *values = std::move(sorted);
+}
+
 }  // namespace
 
 uint64_t RangeHashPrefix(const Slice& key, size_t key_bytes) {
@@ -82,8 +127,6 @@ void RangeHashBuilder::Add(const Slice& key) {
   }
   if (keys_.empty()) {
     key_bytes_ = key.size();
-  } else if (key == Slice(last_key_)) {
-    return;
   }
   if (key.size() != key_bytes_ || key_bytes_ == 0 ||
       key_bytes_ > kMaxKeyBytes) {
@@ -91,9 +134,14 @@ void RangeHashBuilder::Add(const Slice& key) {
     keys_.clear();
     return;
   }
-  keys_.emplace_back(RangeHashPrefix(key, key_bytes_),
-                     RangeHashTail(key, key_bytes_));
-  last_key_.assign(key.data(), key.size());
+  // A repeat (or a key whose prefix hash collides with the last one's and
+  // whose tail is the same) would give the same value: skip it here, and
+  // Finish drops the rest of the equal values.
+  const std::pair<uint64_t, uint64_t> split(RangeHashPrefix(key, key_bytes_),
+                                            RangeHashTail(key, key_bytes_));
+  if (keys_.empty() || keys_.back() != split) {
+    keys_.push_back(split);
+  }
 }
 
 size_t RangeHashBuilder::EstimatedSize() const {
@@ -116,8 +164,7 @@ bool RangeHashBuilder::Finish(std::string* out) {
            << block_bits) |
           (tail & LowMask(block_bits)));
     }
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
+    SortAndDeduplicate(universe, &values);
     const uint64_t num_values = values.size();
     const uint32_t low_bits = LowBits(universe, num_values);
     const uint64_t buckets = NumBuckets(universe, low_bits);
@@ -148,7 +195,6 @@ bool RangeHashBuilder::Finish(std::string* out) {
   keys_.clear();
   key_bytes_ = 0;
   mixed_widths_ = false;
-  last_key_.clear();
   return usable;
 }
 

@@ -57,7 +57,6 @@ class RangeHashBuilder {
   std::vector<std::pair<uint64_t, uint64_t>> keys_;
   size_t key_bytes_ = 0;
   bool mixed_widths_ = false;
-  std::string last_key_;
 };
 
 class RangeHash {
