@@ -74,8 +74,8 @@ void CraftFilterBuilder::ChooseKeyCode() {
   // it shares with the previous key, to one past its cut (a suffix byte).
   uint64_t weights[256] = {};
   uint64_t total = 0;
+  size_t lcp_prev = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
-    const size_t lcp_prev = i > 0 ? keys[i - 1].difference_offset(keys[i]) : 0;
     const size_t lcp_next =
         i + 1 < keys.size() ? keys[i].difference_offset(keys[i + 1]) : 0;
     const size_t end =
@@ -84,6 +84,7 @@ void CraftFilterBuilder::ChooseKeyCode() {
       ++weights[static_cast<uint8_t>(keys[i][d])];
       ++total;
     }
+    lcp_prev = lcp_next;
   }
   options_.trie.key_code.reset();
   if (total > 0 && CodeCanSaveAnEighth(weights, total)) {

@@ -49,7 +49,7 @@ struct CraftFilterOptions {
   // label coding (format 2) already stores a dense level, such as the last
   // byte of consecutive integers, in a few bits per label; a byte code
   // there splits labels across levels and can double the trie.
-  static constexpr size_t kKeyCodeTrialBytes = 8 * 1024;
+  static constexpr size_t kKeyCodeTrialBytes = 4 * 1024;
 };
 
 struct CraftPartitionInfo {
