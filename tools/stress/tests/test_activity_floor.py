@@ -1,0 +1,42 @@
+"""The crash test wrapper's activity bar: how much work an invocation's DB
+must have done before an idle feature fails the run (made_progress)."""
+
+import importlib.util
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "lodestone_crashtest", os.path.join(HERE, "..", "lodestone_crashtest.py"))
+crashtest = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(crashtest)
+
+
+def picks_judged(mix, written):
+    progress = {"keys_written": written, "compact_bytes": 1 << 20}
+    return crashtest.made_progress("tombstone_picks", progress, 10000, mix)
+
+
+def test_tombstone_picks_need_deletes_not_writes():
+    # Seed 2111008: a read-heavy kill-point invocation wrote 11,989 keys,
+    # about 2,600 of them deletes, and picked nothing; too little to judge.
+    assert not picks_judged("read_heavy_range", 11989)
+    # The same number of writes under a delete-heavy mix is enough.
+    assert picks_judged("delete_heavy", 11989)
+    # Read-heavy and upstream mixes are judged once their deletes add up.
+    assert picks_judged("read_heavy", 40000)
+    assert not picks_judged("upstream", 20000)
+    assert picks_judged("upstream", 40000)
+    # Verification-only invocations carry no mix: upstream's percentages.
+    assert picks_judged("", 40000)
+
+
+def test_nothing_compacted_is_never_judged():
+    progress = {"keys_written": 100000, "compact_bytes": 0}
+    assert not crashtest.made_progress("tombstone_picks", progress, 10000,
+                                       "delete_heavy")
+
+
+def test_deletes_written_follows_the_mix():
+    # delete_heavy: 30 writes and 20 deletes in every 50 writing operations.
+    assert crashtest.deletes_written("delete_heavy", 5000) == 2000
+    assert crashtest.deletes_written("upstream", 4000) == 500
