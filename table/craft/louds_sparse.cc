@@ -213,7 +213,9 @@ void LoudsSparseBuilder::Finish(std::string* out) {
     }
   }
   for (const Level& level : levels_) {
-    labels += level.labels;
+    if (!options_.compact_labels) {
+      labels += level.labels;  // Format 1; the others wrote label_stream.
+    }
     AppendBits(level.has_child, &has_child, &edges);
     AppendBits(level.louds, &louds, &louds_bits);
     AppendBits(level.prefix_key, &prefix_key, &nodes);
