@@ -264,6 +264,59 @@ def _fmt_ratio(x):
     return "-" if x is None else "%.3f" % x
 
 
+GET_HISTOGRAM = "rocksdb.db.get.micros"
+GET_PERCENTILES = ["P50", "P95", "P99"]
+
+
+def get_latency_table(results):
+    """Per (step, variant) whose STATISTICS dump holds GET_HISTOGRAM with
+    samples: DB::Get's own latency as the DB times it (a StopWatch around
+    each DBImpl::Get: two clock reads, whole microseconds, no benchmark
+    loop; stats_level 3 or more), as a server timing its DB::Get calls sees
+    it. The median over repetitions of the average and of GET_PERCENTILES,
+    and each median's ratio baseline / variant (above 1 is faster)."""
+    baseline = results["scenario"]["baseline"]
+    rows = []
+    for step in results["scenario"]["steps"]:
+        per_variant = {}
+        for run in results["runs"]:
+            if run["step"] != step["name"]:
+                continue
+            h = run["parsed"].get("histograms", {}).get(GET_HISTOGRAM)
+            if not h or not h.get("COUNT"):
+                continue
+            per = per_variant.setdefault(run["variant"], {})
+            per.setdefault("count", []).append(h["COUNT"])
+            per.setdefault("average", []).append(h["SUM"] / h["COUNT"])
+            for p in GET_PERCENTILES:
+                if p in h:
+                    per.setdefault(p, []).append(h[p])
+        step_rows = []
+        for variant in results["scenario"]["variants"]:
+            per = per_variant.get(variant)
+            if not per:
+                continue
+            row = {"step": step["name"], "variant": variant}
+            for key in ["count", "average"] + GET_PERCENTILES:
+                row[key] = statistics.median(per[key]) if per.get(key) else None
+            step_rows.append(row)
+        ref = next((r for r in step_rows if r["variant"] == baseline), {})
+        for row in step_rows:
+            for key in ["average"] + GET_PERCENTILES:
+                row[key + "_ratio"] = (ref[key] / row[key]
+                                       if ref.get(key) and row.get(key) else None)
+        rows += step_rows
+    return rows
+
+
+def _value_with_ratio(row, key):
+    """"1.23 (0.98)": a latency cell and its ratio to the baseline."""
+    if row.get(key) is None:
+        return "-"
+    ratio = row.get(key + "_ratio")
+    return "%.2f" % row[key] + ("" if ratio is None else " (%.2f)" % ratio)
+
+
 def markdown(results, table):
     scenario = results["scenario"]
     prov = results["provenance"]
@@ -305,17 +358,27 @@ def markdown(results, table):
                   "| step | benchmark | variant | average | " +
                   " | ".join(LATENCY_PERCENTILES) + " | histogram cost |",
                   "|---|---|---|---:|" + "---:|" * len(LATENCY_PERCENTILES) + "---:|"]
-
-        def cell(row, key):
-            if row.get(key) is None:
-                return "-"
-            ratio = row.get(key + "_ratio")
-            return "%.2f" % row[key] + ("" if ratio is None else " (%.2f)" % ratio)
+        cell = _value_with_ratio
         for row in latency:
             lines.append("| %s | %s | %s | %s | %s | %s |" % (
                 row["step"], row["benchmark"], row["variant"], cell(row, "average"),
                 " | ".join(cell(row, p) for p in LATENCY_PERCENTILES),
                 "-" if row["timing_cost"] is None else "%.3f" % row["timing_cost"]))
+    gets = get_latency_table(results)
+    if gets:
+        lines += ["", "`DB::Get` as the DB times it (%s: a StopWatch around each "
+                  "Get, two clock reads, whole-microsecond samples interpolated "
+                  "within their bucket; no benchmark loop), median over "
+                  "repetitions; in brackets `%s` / variant." % (
+                      GET_HISTOGRAM, scenario["baseline"]), "",
+                  "| step | variant | Gets | average | " +
+                  " | ".join(GET_PERCENTILES) + " |",
+                  "|---|---|---:|---:|" + "---:|" * len(GET_PERCENTILES)]
+        get_cell = _value_with_ratio
+        for row in gets:
+            lines.append("| %s | %s | %.0f | %s | %s |" % (
+                row["step"], row["variant"], row["count"], get_cell(row, "average"),
+                " | ".join(get_cell(row, p) for p in GET_PERCENTILES)))
     work = workload_table(results)
     columns = results["scenario"].get("report_columns", [])
     if work and columns:

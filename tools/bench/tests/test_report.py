@@ -67,6 +67,42 @@ def test_markdown_shows_the_latency_table():
            "6.00 (2.00) | 10.00 (3.00) | 0.500 |" in md
 
 
+def _with_get_histograms(results):
+    """Adds rocksdb.db.get.micros to the latency step's runs only."""
+    for run in results["runs"]:
+        if run["step"] != "read_latency":
+            continue
+        fast = run["variant"] == "lc"
+        run["parsed"]["histograms"] = {report.GET_HISTOGRAM: {
+            "P50": 1.0 if fast else 3.0 + run["rep"], "P95": 2.0 if fast else 6.0,
+            "P99": 4.0 if fast else 10.0, "P100": 50.0,
+            "COUNT": 1000, "SUM": 1500 if fast else 4000}}
+    return results
+
+
+def test_get_latency_rows_come_from_the_get_histogram():
+    rows = report.get_latency_table(_with_get_histograms(_results()))
+    # Steps whose runs kept no Get histogram get no row.
+    assert [(r["step"], r["variant"]) for r in rows] == [
+        ("read_latency", "stock"), ("read_latency", "lc")]
+    stock, lc = rows
+    assert stock["P50"] == 4.0  # Median of 3, 4, 5 over the repetitions.
+    assert stock["average"] == pytest.approx(4.0)
+    assert lc["average"] == pytest.approx(1.5)
+    assert lc["P50_ratio"] == pytest.approx(4.0)
+    assert lc["P99_ratio"] == pytest.approx(2.5)
+    assert lc["count"] == 1000
+
+
+def test_markdown_shows_the_get_latency_table():
+    results = _with_get_histograms(_results())
+    md = report.markdown(dict(results, provenance={}), report.summarize(results))
+    assert "| read_latency | lc | 1000 | 1.50 (2.67) | 1.00 (4.00) | " \
+           "2.00 (3.00) | 4.00 (2.50) |" in md
+    assert "rocksdb.db.get.micros" not in report.markdown(
+        dict(_results(), provenance={}), report.summarize(_results()))
+
+
 def test_latency_of_must_name_a_step():
     scenario = _results()["scenario"]
     scenario["steps"][1]["latency_of"] = "nowhere"
