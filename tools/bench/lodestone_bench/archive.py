@@ -54,6 +54,8 @@ def archive(results, out_dir, archive_root):
     returns the directory it wrote."""
     dest = os.path.join(archive_root, run_id(results["provenance"]),
                         results["scenario"]["name"])
+    if os.path.realpath(out_dir) == os.path.realpath(dest):
+        return dest  # Already archived (scale-report over archived runs).
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, "results.json"), "w") as f:
         json.dump(_compact(results), f, separators=(",", ":"), sort_keys=True)

@@ -43,6 +43,17 @@ def test_a_run_lands_under_its_date_and_commit(tmp_path):
     assert os.path.basename(os.path.dirname(dirty)) == "2026-11-25_def5678_dirty"
 
 
+def test_archiving_an_archived_run_leaves_it_as_it_is(tmp_path):
+    # scale-report --archive over runs already in the archive archives its
+    # inputs again: a copy onto itself, which shutil refuses.
+    dest = _archive(tmp_path, _results("smoke", "2026-11-25T10:00:00+00:00", "abc1234", 1.5))
+    before = {n: open(os.path.join(dest, n), "rb").read() for n in os.listdir(dest)}
+    with open(os.path.join(dest, "results.json")) as f:
+        again = archive.archive(json.load(f), dest, str(tmp_path / "benchmarks"))
+    assert again == dest
+    assert {n: open(os.path.join(dest, n), "rb").read() for n in os.listdir(dest)} == before
+
+
 def test_the_headline_takes_each_scenarios_newest_run(tmp_path):
     _archive(tmp_path, _results("smoke", "2026-11-25T10:00:00+00:00", "old0001", 1.25))
     _archive(tmp_path, _results("smoke", "2026-11-26T10:00:00+00:00", "new0002", 2.5))
