@@ -1,5 +1,6 @@
-"""The crash test wrapper's activity bar: how much work an invocation's DB
-must have done before an idle feature fails the run (made_progress)."""
+"""The crash test wrapper's activity bar: which features an invocation must
+show working (claims_of), and how much work its DB must have done before an
+idle feature fails the run (made_progress)."""
 
 import importlib.util
 import os
@@ -40,3 +41,24 @@ def test_deletes_written_follows_the_mix():
     # delete_heavy: 30 writes and 20 deletes in every 50 writing operations.
     assert crashtest.deletes_written("delete_heavy", 5000) == 2000
     assert crashtest.deletes_written("upstream", 4000) == 500
+
+
+def _reads(**overrides):
+    p = {"location_cache": "64K", "readpercent": 50, "delpercent": 20,
+         "writepercent": 30, "fill_cache": 1, "prepopulate_block_cache": 0,
+         "mmap_read": 0, "compression_type": "none"}
+    p.update(overrides)
+    return p
+
+
+def test_location_cache_hits_are_claimed_only_where_blocks_get_cached():
+    assert crashtest.claims_of(_reads()).get("location_cache") == "hits"
+    # Seed 2211010: reads that insert no block and no prepopulation at
+    # flush; 4,922 locations remembered, none could be served.
+    assert "location_cache" not in crashtest.claims_of(_reads(fill_cache=0))
+    assert crashtest.claims_of(
+        _reads(fill_cache=0, prepopulate_block_cache=1)).get("location_cache") == "hits"
+    # mmap reads of uncompressed tables never cache their blocks.
+    assert "location_cache" not in crashtest.claims_of(_reads(mmap_read=1))
+    assert crashtest.claims_of(
+        _reads(mmap_read=1, compression_type="lz4")).get("location_cache") == "hits"
