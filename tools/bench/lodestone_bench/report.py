@@ -358,11 +358,11 @@ def markdown(results, table):
                   "| step | benchmark | variant | average | " +
                   " | ".join(LATENCY_PERCENTILES) + " | histogram cost |",
                   "|---|---|---|---:|" + "---:|" * len(LATENCY_PERCENTILES) + "---:|"]
-        cell = _value_with_ratio
         for row in latency:
             lines.append("| %s | %s | %s | %s | %s | %s |" % (
-                row["step"], row["benchmark"], row["variant"], cell(row, "average"),
-                " | ".join(cell(row, p) for p in LATENCY_PERCENTILES),
+                row["step"], row["benchmark"], row["variant"],
+                _value_with_ratio(row, "average"),
+                " | ".join(_value_with_ratio(row, p) for p in LATENCY_PERCENTILES),
                 "-" if row["timing_cost"] is None else "%.3f" % row["timing_cost"]))
     gets = get_latency_table(results)
     if gets:
@@ -374,11 +374,11 @@ def markdown(results, table):
                   "| step | variant | Gets | average | " +
                   " | ".join(GET_PERCENTILES) + " |",
                   "|---|---|---:|---:|" + "---:|" * len(GET_PERCENTILES)]
-        get_cell = _value_with_ratio
         for row in gets:
             lines.append("| %s | %s | %.0f | %s | %s |" % (
-                row["step"], row["variant"], row["count"], get_cell(row, "average"),
-                " | ".join(get_cell(row, p) for p in GET_PERCENTILES)))
+                row["step"], row["variant"], row["count"],
+                _value_with_ratio(row, "average"),
+                " | ".join(_value_with_ratio(row, p) for p in GET_PERCENTILES)))
     work = workload_table(results)
     columns = results["scenario"].get("report_columns", [])
     if work and columns:
