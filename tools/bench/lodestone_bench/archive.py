@@ -59,13 +59,19 @@ def archive(results, out_dir, archive_root):
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, "results.json"), "w") as f:
         json.dump(_compact(results), f, separators=(",", ":"), sort_keys=True)
-    names = ["results.md"] + [
+    _copy_with_plots(out_dir, ["results.md"], dest)
+    return dest
+
+
+def _copy_with_plots(out_dir, names, dest):
+    """Copies out_dir's files of these names that exist, and its PNG plots,
+    into dest."""
+    names = names + [
         os.path.basename(p) for p in glob.glob(os.path.join(out_dir, "*.png"))]
     for name in names:
         src = os.path.join(out_dir, name)
         if os.path.exists(src):
             shutil.copyfile(src, os.path.join(dest, name))
-    return dest
 
 
 def archive_scale(doc, out_dir, archive_root):
@@ -76,12 +82,7 @@ def archive_scale(doc, out_dir, archive_root):
     dest = os.path.join(archive_root, run_id(largest.get("provenance", {})),
                         doc["scenario"] + "_scale")
     os.makedirs(dest, exist_ok=True)
-    names = ["scale.json", "scale.md"] + [
-        os.path.basename(p) for p in glob.glob(os.path.join(out_dir, "*.png"))]
-    for name in names:
-        src = os.path.join(out_dir, name)
-        if os.path.exists(src):
-            shutil.copyfile(src, os.path.join(dest, name))
+    _copy_with_plots(out_dir, ["scale.json", "scale.md"], dest)
     return dest
 
 
