@@ -709,8 +709,6 @@ TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
-// Partitions are read through the table's block cache, once, and still
-// answered without one (no_block_cache).
 // A table reader reads its filter's metadata at the first bounded seek that
 // asks, not at open: Gets, unbounded scans and seeks at the block cache
 // tier leave it unread (rocksdb.lodestone.craft-filter's not_loaded), and
@@ -837,6 +835,8 @@ TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// Partitions are read through the table's block cache, once, and still
+// answered without one (no_block_cache).
 TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
   for (const bool use_block_cache : {true, false}) {
     std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
