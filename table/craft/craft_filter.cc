@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "table/craft/common_prefix.h"
 #include "util/coding.h"
 #include "util/math.h"
 
@@ -77,7 +78,7 @@ void CraftFilterBuilder::ChooseKeyCode() {
   size_t lcp_prev = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     const size_t lcp_next =
-        i + 1 < keys.size() ? keys[i].difference_offset(keys[i + 1]) : 0;
+        i + 1 < keys.size() ? CommonPrefixLength(keys[i], keys[i + 1]) : 0;
     const size_t end =
         std::min(keys[i].size(), std::max(lcp_prev, lcp_next) + 2);
     for (size_t d = lcp_prev; d < end; ++d) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "table/craft/bit_stream.h"
+#include "table/craft/common_prefix.h"
 #include "util/coding.h"
 #include "util/hash.h"
 
@@ -119,12 +120,12 @@ void LoudsSparseBuilder::Add(const Slice& user_key) {
     key = coded_;
   }
   if (has_pending_) {
-    const int cmp = key.compare(pending_);
-    if (cmp == 0) {
+    const size_t lcp = CommonPrefixLength(pending_, key);
+    if (lcp == key.size() && lcp == pending_.size()) {
       return;
     }
-    assert(cmp > 0);
-    Emit(&key);
+    assert(key.compare(pending_) > 0);
+    Emit(/*has_next=*/true, lcp);
   }
   pending_.assign(key.data(), key.size());
   has_pending_ = true;
@@ -134,29 +135,31 @@ void LoudsSparseBuilder::Add(const Slice& user_key) {
 // The edges of a key are the bytes it does not share with the previous key,
 // up to the byte that tells it from both neighbours. A key that is a prefix
 // of the next one ends at the node the next key opens (its prefix_key bit).
-void LoudsSparseBuilder::Emit(const Slice* next) {
+void LoudsSparseBuilder::Emit(bool has_next, size_t lcp_next) {
   const Slice key(pending_);
+  const bool has_prev = has_prev_;
+  const size_t lcp_prev = has_prev ? lcp_with_next_ : 0;
+  // The next key is the next one emitted (a repeat never reaches Emit), so
+  // what it shares with this one is its lcp_prev.
+  lcp_with_next_ = lcp_next;
+  has_prev_ = true;
   if (key.empty()) {
     empty_key_ = true;  // Only ever the first key.
-    prev_.clear();
     prev_end_ = 0;
-    has_prev_ = true;
     return;
   }
-  const size_t lcp_prev = has_prev_ ? Slice(prev_).difference_offset(key) : 0;
-  const size_t lcp_next = next != nullptr ? key.difference_offset(*next) : 0;
-  const bool prefix_of_next = next != nullptr && lcp_next == key.size();
+  const bool prefix_of_next = has_next && lcp_next == key.size();
   const size_t end = std::min(key.size(), std::max(lcp_prev, lcp_next) + 1);
   assert(end > lcp_prev);
+  const bool opens_after_prefix = has_prev && prev_end_ == lcp_prev;
   for (size_t d = lcp_prev; d < end; ++d) {
     Level& level = LevelAt(d);
-    const bool opens_after_prefix =
-        d == lcp_prev && has_prev_ && prev_end_ == lcp_prev;
-    const bool new_node = d > lcp_prev || !has_prev_ || opens_after_prefix;
+    const bool first = d == lcp_prev;
+    const bool new_node = !first || !has_prev || opens_after_prefix;
     level.labels.push_back(key[d]);
     level.louds.push_back(new_node);
     if (new_node) {
-      level.prefix_key.push_back(opens_after_prefix);
+      level.prefix_key.push_back(first && opens_after_prefix);
     }
     const bool child = d + 1 < end || prefix_of_next;
     level.has_child.push_back(child);
@@ -165,9 +168,7 @@ void LoudsSparseBuilder::Emit(const Slice* next) {
     }
     ++num_edges_;
   }
-  prev_.assign(key.data(), key.size());
   prev_end_ = end;
-  has_prev_ = true;
 }
 
 size_t LoudsSparseBuilder::EstimatedSize() const {
@@ -183,7 +184,7 @@ size_t LoudsSparseBuilder::EstimatedSize() const {
 
 void LoudsSparseBuilder::Finish(std::string* out) {
   if (has_pending_) {
-    Emit(nullptr);
+    Emit(/*has_next=*/false, 0);
   }
   std::string labels;
   std::vector<uint64_t> has_child, louds, prefix_key;

@@ -56,8 +56,9 @@ class LoudsSparseBuilder {
     std::vector<uint64_t> suffixes;  // Per leaf edge, R real + H hash bits.
   };
 
-  // Emits the edges of `pending_`, now that the key after it is known.
-  void Emit(const Slice* next);
+  // Emits the edges of `pending_`, now that the key after it is known (or
+  // that there is none); `lcp_next` is what the two share (0 without one).
+  void Emit(bool has_next, size_t lcp_next);
   uint64_t Suffix(const Slice& key, size_t cut) const;
   Level& LevelAt(size_t depth);
 
@@ -66,9 +67,9 @@ class LoudsSparseBuilder {
   std::vector<Level> levels_;
   std::string pending_;
   bool has_pending_ = false;
-  std::string prev_;     // The last emitted key.
-  size_t prev_end_ = 0;  // Bytes of prev_ kept in the trie.
-  bool has_prev_ = false;
+  bool has_prev_ = false;     // A key was emitted before pending_.
+  size_t prev_end_ = 0;       // Bytes of that key kept in the trie.
+  size_t lcp_with_next_ = 0;  // What that key shares with pending_.
   bool empty_key_ = false;
   uint64_t num_keys_ = 0;
   size_t num_edges_ = 0;

@@ -1,5 +1,6 @@
 // CRaFT's trie: no false negatives on any key set, SuRF's two published
-// false-negative bugs, and robust decoding of damaged blocks.
+// false-negative bugs, robust decoding of damaged blocks, and the builder's
+// output pinned over many key sets.
 
 #include "table/craft/louds_sparse.h"
 
@@ -8,6 +9,7 @@
 #include <random>
 #include <set>
 
+#include "table/craft/common_prefix.h"
 #include "test_util/testharness.h"
 #include "util/coding.h"
 
@@ -75,6 +77,64 @@ LoudsSparse BuildCoded(const std::set<std::string>& keys,
 }
 
 }  // namespace
+
+// The word-at-a-time common prefix the builders use agrees with a byte
+// scan, wherever in a word the keys first differ and however long they are.
+TEST(LoudsSparseTest, CommonPrefixLengthMatchesAByteScan) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    std::string a = RandomKey(rng, std::string("a\0\x80\xff", 4), 40);
+    std::string b = a.substr(0, rng() % (a.size() + 1));
+    b += RandomKey(rng, std::string("a\0\x80\xff", 4), 40);
+    EXPECT_EQ(CommonPrefixLength(a, b), Slice(a).difference_offset(b));
+    EXPECT_EQ(CommonPrefixLength(b, a), Slice(a).difference_offset(b));
+  }
+}
+
+// The builder's bytes over many key sets (repeats, the empty key, keys that
+// are prefixes of others, every label coding, suffix bits, coded keys) are
+// pinned by a digest: a change to how the builder computes the trie must
+// not change what it writes. (The format tests pin a few tries byte by
+// byte; this covers the builder's corner cases in bulk.)
+TEST(LoudsSparseTest, BuilderOutputIsPinned) {
+  std::mt19937_64 rng(20261127);
+  const std::string alphabets[] = {"ab", std::string("a\0b\xff", 4),
+                                   "0123456789"};
+  uint64_t digest = 14695981039346656037ull;  // FNV-1a, 64 bits.
+  size_t blocks = 0;
+  for (int round = 0; round < 300; ++round) {
+    const std::string& alphabet = alphabets[round % 3];
+    std::vector<std::string> keys;
+    const size_t n = rng() % 400;
+    const size_t max_len = 1 + rng() % 24;
+    for (size_t i = 0; i < n; ++i)
+      keys.push_back(RandomKey(rng, alphabet, max_len));
+    std::sort(keys.begin(), keys.end());
+    LoudsSparseOptions options;
+    options.compact_labels = round % 4 != 0;
+    options.real_suffix_bits = static_cast<uint32_t>(rng() % 9);
+    options.hash_suffix_bits = static_cast<uint32_t>(rng() % 3) * 4;
+    if (round % 4 == 3) {
+      options.key_code =
+          FittedCode(std::set<std::string>(keys.begin(), keys.end()));
+    }
+    LoudsSparseBuilder builder(options);
+    for (const std::string& k : keys) {
+      builder.Add(k);
+      if (rng() % 5 == 0) builder.Add(k);  // An older version of the key.
+    }
+    std::string block;
+    builder.Finish(&block);
+    LoudsSparse trie;
+    ASSERT_OK(LoudsSparse::Decode(block, &trie));
+    for (unsigned char c : block) {
+      digest = (digest ^ c) * 1099511628211ull;
+    }
+    ++blocks;
+  }
+  EXPECT_EQ(blocks, 300u);
+  EXPECT_EQ(digest, 6227084402088946450ull) << digest;
+}
 
 // Rank, select and next-set-bit against a plain scan, over sizes around
 // the word, block and sample boundaries and densities from sparse to full.
