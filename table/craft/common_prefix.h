@@ -1,7 +1,7 @@
 // The length of the prefix two byte strings share, eight bytes at a step:
-// the filter's builders take it for every pair of neighbouring keys, whose
-// shared prefixes are most of a key (Slice::difference_offset goes a byte
-// at a time).
+// the filter's builders take it (and equality) for every pair of
+// neighbouring keys, whose shared prefixes are most of a key
+// (Slice::difference_offset goes a byte at a time).
 
 #pragma once
 
@@ -33,6 +33,11 @@ inline size_t CommonPrefixLength(const Slice& a, const Slice& b) {
     ++i;
   }
   return i;
+}
+
+// a == b, by the same scan (inline, where operator== calls memcmp).
+inline bool SameKey(const Slice& a, const Slice& b) {
+  return a.size() == b.size() && CommonPrefixLength(a, b) == a.size();
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -33,6 +33,11 @@ void CraftFilterBuilder::Add(const Slice& user_key, uint32_t data_block) {
     AddKey(user_key, data_block);
     return;
   }
+  if (sample_.empty()) {
+    // The sample's whole size at once, not a dozen regrowths per table.
+    sample_keys_.reserve(CraftFilterOptions::kKeyCodeSampleBytes);
+    sample_.reserve(CraftFilterOptions::kKeyCodeSampleBytes / 32);
+  }
   sample_keys_.append(user_key.data(), user_key.size());
   sample_.emplace_back(static_cast<uint32_t>(sample_keys_.size()), data_block);
   if (sample_keys_.size() + sample_.size() >=
@@ -67,7 +72,7 @@ void CraftFilterBuilder::ChooseKeyCode() {
   for (const auto& entry : sample_) {
     const Slice key(sample_keys_.data() + begin, entry.first - begin);
     begin = entry.first;
-    if (keys.empty() || key != keys.back()) {
+    if (keys.empty() || !SameKey(key, keys.back())) {
       keys.push_back(key);
     }
   }
@@ -135,7 +140,7 @@ bool CraftFilterBuilder::CodedTrialIsSmaller(
 }
 
 void CraftFilterBuilder::AddKey(const Slice& user_key, uint32_t data_block) {
-  if (has_last_key_ && user_key == Slice(last_key_)) {
+  if (has_last_key_ && SameKey(user_key, last_key_)) {
     current_.last_block = std::max(current_.last_block, data_block);
     return;  // An older version of the same key.
   }
