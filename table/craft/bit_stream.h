@@ -1,6 +1,6 @@
 // Bit streams of CRaFT partitions (FORMAT.md): bits packed LSB-first into
-// 64-bit words, stored as little-endian fixed64s. Used by the trie's writer
-// and reader (louds_sparse.cc) and nowhere else.
+// 64-bit words, stored as little-endian fixed64s. Used by the trie
+// (louds_sparse) and the range hash (range_hash.cc).
 
 #pragma once
 
@@ -18,18 +18,45 @@ namespace craft_bits {
 // Words holding `bits` bits.
 inline size_t Words(size_t bits) { return (bits + 63) / 64; }
 
-// Appends `bits` at bit `*num_bits` of `words`, growing it.
-inline void AppendBits(const std::vector<bool>& bits,
-                       std::vector<uint64_t>* words, size_t* num_bits) {
-  for (bool b : bits) {
-    if (*num_bits % 64 == 0) {
-      words->push_back(0);
+// Bits appended one at a time, packed as the streams are (bit i is bit
+// i % 64 of word i / 64), so that AppendBits moves them a word at a time.
+class BitList {
+ public:
+  void push_back(bool bit) {
+    if (size_ % 64 == 0) {
+      words_.push_back(0);
     }
-    if (b) {
-      words->back() |= uint64_t{1} << (*num_bits % 64);
-    }
-    ++*num_bits;
+    words_.back() |= uint64_t{bit} << (size_ % 64);
+    ++size_;
   }
+  bool operator[](size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  size_t size() const { return size_; }
+  // Bits past size() are zero.
+  const std::vector<uint64_t>& words() const { return words_; }
+
+ private:
+  std::vector<uint64_t> words_;
+  size_t size_ = 0;
+};
+
+// Appends `bits` at bit `*num_bits` of `words`, growing it.
+inline void AppendBits(const BitList& bits, std::vector<uint64_t>* words,
+                       size_t* num_bits) {
+  const size_t shift = *num_bits % 64;
+  size_t left = bits.size();
+  for (uint64_t w : bits.words()) {
+    const size_t n = left < 64 ? left : 64;
+    if (shift == 0) {
+      words->push_back(w);
+    } else {
+      words->back() |= w << shift;
+      if (n > 64 - shift) {
+        words->push_back(w >> (64 - shift));
+      }
+    }
+    left -= n;
+  }
+  *num_bits += bits.size();
 }
 
 // Appends `words` as fixed64s.

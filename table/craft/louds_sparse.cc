@@ -36,7 +36,7 @@ constexpr uint32_t kMaxHashBits = 32;
 // label; low == 8 is a byte per label. A node's gaps add up to its last
 // label's high part, so one pass over the labels prices every coding.
 uint32_t CheapestLabelCoding(const std::string& labels,
-                             const std::vector<bool>& louds) {
+                             const craft_bits::BitList& louds) {
   uint64_t last_labels[256] = {};  // Per byte, the nodes it ends.
   for (size_t e = 0; e < labels.size(); ++e) {
     if (e + 1 == labels.size() || louds[e + 1]) {

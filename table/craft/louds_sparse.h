@@ -15,6 +15,7 @@
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/craft/bit_stream.h"
 #include "table/craft/order_preserving_code.h"
 #include "table/craft/rank_select.h"
 #include "util/autovector.h"
@@ -50,9 +51,9 @@ class LoudsSparseBuilder {
  private:
   struct Level {
     std::string labels;
-    std::vector<bool> has_child;
-    std::vector<bool> louds;
-    std::vector<bool> prefix_key;    // Per node started at this level.
+    craft_bits::BitList has_child;
+    craft_bits::BitList louds;
+    craft_bits::BitList prefix_key;  // Per node started at this level.
     std::vector<uint64_t> suffixes;  // Per leaf edge, R real + H hash bits.
   };
 

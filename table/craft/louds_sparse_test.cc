@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 
+#include "table/craft/bit_stream.h"
 #include "table/craft/common_prefix.h"
 #include "test_util/testharness.h"
 #include "util/coding.h"
@@ -77,6 +78,35 @@ LoudsSparse BuildCoded(const std::set<std::string>& keys,
 }
 
 }  // namespace
+
+// AppendBits moves a BitList a word at a time; the result must be the bits
+// appended one by one, at every offset in a word and every length.
+TEST(LoudsSparseTest, AppendBitsMatchesBitByBit) {
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 500; ++round) {
+    std::vector<uint64_t> words, expected;
+    size_t num_bits = 0, expected_bits = 0;
+    for (int list = 0; list < 4; ++list) {
+      craft_bits::BitList bits;
+      const size_t n = rng() % 200;
+      for (size_t i = 0; i < n; ++i) {
+        const bool bit = rng() % 3 == 0;
+        bits.push_back(bit);
+        if (expected_bits % 64 == 0) expected.push_back(0);
+        if (bit) expected.back() |= uint64_t{1} << (expected_bits % 64);
+        ++expected_bits;
+      }
+      for (size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(bits[i], ((expected[(expected_bits - n + i) / 64] >>
+                             ((expected_bits - n + i) % 64)) &
+                            1) != 0);
+      }
+      craft_bits::AppendBits(bits, &words, &num_bits);
+      ASSERT_EQ(num_bits, expected_bits);
+      ASSERT_EQ(words, expected) << round << " " << list;
+    }
+  }
+}
 
 // The word-at-a-time common prefix the builders use agrees with a byte
 // scan, wherever in a word the keys first differ and however long they are.
