@@ -133,13 +133,15 @@ class Reporter {
             t(COMPACTION_TOMBSTONE_DENSITY_PICKS),
             t(COMPACTION_TOMBSTONE_DEADLINE_PICKS), at, when);
     // How much work the DB did, to tell an idle feature from a stalled DB
-    // (e.g. writes failing under injected faults).
+    // (e.g. writes failing under injected faults). found_in_tables: Gets a
+    // table answered (what the location cache can remember).
     fprintf(stdout,
             "lodestone: progress keys_written=%llu keys_read=%llu "
-            "seeks=%llu flush_bytes=%llu compact_bytes=%llu at=%.0f "
-            "when=%s\n",
+            "seeks=%llu flush_bytes=%llu compact_bytes=%llu "
+            "found_in_tables=%llu at=%.0f when=%s\n",
             t(NUMBER_KEYS_WRITTEN), t(NUMBER_KEYS_READ), t(NUMBER_DB_SEEK),
-            t(FLUSH_WRITE_BYTES), t(COMPACT_WRITE_BYTES), at, when);
+            t(FLUSH_WRITE_BYTES), t(COMPACT_WRITE_BYTES),
+            t(GET_HIT_L0) + t(GET_HIT_L1) + t(GET_HIT_L2_AND_UP), at, when);
     fflush(stdout);
   }
 

@@ -62,3 +62,16 @@ def test_location_cache_hits_are_claimed_only_where_blocks_get_cached():
     assert "location_cache" not in crashtest.claims_of(_reads(mmap_read=1))
     assert crashtest.claims_of(
         _reads(mmap_read=1, compression_type="lz4")).get("location_cache") == "hits"
+
+
+def test_location_cache_needs_gets_that_tables_answered():
+    # Seed 2312001: 671,000 keys read from a nearly empty DB, 161 of them
+    # answered by a table; too little to judge the cache's hits.
+    empty = {"keys_read": 671421, "flush_bytes": 1 << 20,
+             "found_in_tables": 161}
+    assert not crashtest.made_progress("location_cache", empty)
+    full = dict(empty, found_in_tables=20000)
+    assert crashtest.made_progress("location_cache", full)
+    # Reports from before the field are judged on reads and flushes alone.
+    old = {"keys_read": 671421, "flush_bytes": 1 << 20}
+    assert crashtest.made_progress("location_cache", old)
