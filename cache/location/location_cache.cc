@@ -1,6 +1,7 @@
 #include "rocksdb/location_cache.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cinttypes>
@@ -20,6 +21,28 @@
 #include "util/string_util.h"
 
 namespace ROCKSDB_NAMESPACE {
+
+size_t MaxLocationCacheCapacity() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) {
+    return SIZE_MAX / 2;  // unknown: still refuse what no address space holds
+  }
+  const uint64_t bytes =
+      static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+  return bytes > SIZE_MAX / 2 ? SIZE_MAX / 2 : static_cast<size_t>(bytes);
+}
+
+Status CheckLocationCacheCapacity(size_t capacity) {
+  const size_t max = MaxLocationCacheCapacity();
+  if (capacity > max) {
+    return Status::InvalidArgument(
+        "location_cache: capacity " + std::to_string(capacity) +
+        " bytes is more than this machine's memory (" + std::to_string(max) +
+        " bytes); the slot array is allocated whole when the cache is made");
+  }
+  return Status::OK();
+}
 
 namespace {
 // Strict "<digits>[KMGT]": upstream's ParseSizeT accepts trailing garbage and
@@ -76,7 +99,10 @@ Status ParseLocationCacheOptions(const std::string& value,
       "block_cache_fraction=<(0,1]>, got \"" +
       value + "\"");
   if (body.find('=') == std::string::npos) {
-    return ParseByteSize(body, &options->capacity) ? Status::OK() : bad;
+    if (!ParseByteSize(body, &options->capacity)) {
+      return bad;
+    }
+    return CheckLocationCacheCapacity(options->capacity);
   }
   std::unordered_map<std::string, std::string> fields;
   Status s = StringToMap(body, &fields);
@@ -87,6 +113,10 @@ Status ParseLocationCacheOptions(const std::string& value,
     if (name == "capacity") {
       if (!ParseByteSize(field, &options->capacity)) {
         return bad;
+      }
+      s = CheckLocationCacheCapacity(options->capacity);
+      if (!s.ok()) {
+        return s;
       }
     } else if (name == "block_cache_fraction") {
       if (!ParseFraction(field, &options->block_cache_fraction)) {
@@ -104,7 +134,7 @@ Status ParseLocationCacheOptions(const std::string& value,
 LocationCacheImpl::LocationCacheImpl(const LocationCacheOptions& options)
     : options_(options) {
   if (options_.capacity > 0) {
-    Allocate(options_.capacity);
+    allocation_status_ = Allocate(options_.capacity);
   }
 }
 
@@ -112,21 +142,26 @@ LocationCacheImpl::~LocationCacheImpl() = default;
 
 void LocationCacheImpl::FreeDeleter::operator()(void* p) const { free(p); }
 
-void LocationCacheImpl::Allocate(size_t capacity) {
+Status LocationCacheImpl::Allocate(size_t capacity) {
+  Status s = CheckLocationCacheCapacity(capacity);
+  if (!s.ok()) {
+    return s;
+  }
   const size_t n = capacity / sizeof(uint64_t);
   if (n == 0) {
-    return;
+    return Status::OK();
   }
   // Every lookup touches one random slot: in huge pages (where the kernel
   // grants them) that costs one memory miss instead of a miss plus a page
-  // walk.
+  // walk. The capacity check above keeps the rounding from overflowing.
   constexpr size_t kHugePage = size_t{2} << 20;
   const size_t bytes = n * sizeof(uint64_t);
   const size_t alignment = bytes >= kHugePage ? kHugePage : 64;
   void* memory = nullptr;
   if (posix_memalign(&memory, alignment,
                      (bytes + alignment - 1) / alignment * alignment) != 0) {
-    return;  // no memory: the cache stays off
+    return Status::MemoryLimit("location_cache: cannot allocate " +
+                               std::to_string(bytes) + " bytes");
   }
 #if defined(MADV_HUGEPAGE)
   if (alignment == kHugePage) {
@@ -140,21 +175,42 @@ void LocationCacheImpl::Allocate(size_t capacity) {
   }
   slots_.store(slots, std::memory_order_release);
   num_slots_.store(n, std::memory_order_release);
+  return Status::OK();
 }
 
-size_t LocationCacheImpl::EnsureAllocated(size_t block_cache_capacity) {
+Status LocationCacheImpl::EnsureAllocated(size_t block_cache_capacity,
+                                          size_t* capacity) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (num_slots() == 0 && options_.block_cache_fraction > 0) {
-    Allocate(static_cast<size_t>(static_cast<double>(block_cache_capacity) *
-                                 options_.block_cache_fraction));
+  Status s = allocation_status_;
+  if (s.ok() && num_slots() == 0 && options_.block_cache_fraction > 0) {
+    // In double: a block cache of "unlimited" size times the fraction need
+    // not fit in size_t.
+    const double bytes = static_cast<double>(block_cache_capacity) *
+                         options_.block_cache_fraction;
+    if (bytes > static_cast<double>(MaxLocationCacheCapacity())) {
+      s = Status::InvalidArgument(
+          "location_cache: block_cache_fraction=" +
+          std::to_string(options_.block_cache_fraction) +
+          " of a block cache of " + std::to_string(block_cache_capacity) +
+          " bytes is more than this machine's memory (" +
+          std::to_string(MaxLocationCacheCapacity()) + " bytes)");
+    } else {
+      s = Allocate(static_cast<size_t>(bytes));
+    }
   }
-  return GetCapacity();
+  *capacity = GetCapacity();
+  return s;
 }
 
 size_t LocationCacheImpl::GetCapacity() const {
   const size_t n = num_slots();
-  return n > 0 ? n * sizeof(uint64_t)
-               : options_.capacity / sizeof(uint64_t) * sizeof(uint64_t);
+  if (n > 0) {
+    return n * sizeof(uint64_t);
+  }
+  // Not allocated yet (a fraction of the block cache), or refused.
+  return allocation_status_.ok()
+             ? options_.capacity / sizeof(uint64_t) * sizeof(uint64_t)
+             : 0;
 }
 
 std::string LocationCacheImpl::ToString() const {
@@ -281,12 +337,14 @@ bool LocationCacheBinding::Populate(std::atomic<uint64_t>* slot,
   return true;
 }
 
-std::string PrepareLocationCache(
+Status PrepareLocationCache(
     const DBOptions& db_options,
-    const std::vector<ColumnFamilyDescriptor>& column_families) {
+    const std::vector<ColumnFamilyDescriptor>& column_families,
+    std::string* log_line) {
+  log_line->clear();
   LocationCache* cache = db_options.location_cache.get();
   if (cache == nullptr) {
-    return std::string();
+    return Status::OK();
   }
   LocationCacheImpl* shared = cache->binding() != nullptr
                                   ? cache->binding()->shared()
@@ -302,13 +360,18 @@ std::string PrepareLocationCache(
       block_cache_capacity = bbto->block_cache->GetCapacity();
     }
   }
-  const size_t bytes = shared->EnsureAllocated(block_cache_capacity);
+  size_t bytes = 0;
+  Status s = shared->EnsureAllocated(block_cache_capacity, &bytes);
+  if (!s.ok()) {
+    return s;
+  }
   char buf[160];
   snprintf(buf, sizeof(buf),
            "Lodestone location cache: %s, %zu bytes (%zu slots of 8 bytes)%s",
            shared->ToString().c_str(), bytes, bytes / sizeof(uint64_t),
            bytes == 0 ? ": no block cache to size it from, disabled" : "");
-  return buf;
+  *log_line = buf;
+  return Status::OK();
 }
 
 std::shared_ptr<LocationCache> BindLocationCache(

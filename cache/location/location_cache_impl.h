@@ -25,6 +25,7 @@
 #include "cache/location/location_descriptor.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/slice.h"
+#include "rocksdb/status.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -41,9 +42,11 @@ class LocationCacheImpl : public LocationCache {
   std::string ToString() const override;
   size_t GetUsage() const override { return CountOwned(0); }
 
-  // Allocates the array for a cache configured as a fraction of the block
-  // cache; a no-op once allocated. Returns the capacity in bytes.
-  size_t EnsureAllocated(size_t block_cache_capacity);
+  // DB::Open: allocates the array for a cache configured as a fraction of
+  // the block cache (a no-op once allocated) and sets *capacity to the
+  // array's bytes. Fails when the array could not be allocated, now or when
+  // the cache was created (a capacity beyond this machine's memory).
+  Status EnsureAllocated(size_t block_cache_capacity, size_t* capacity);
 
   size_t num_slots() const { return num_slots_.load(std::memory_order_acquire); }
   std::atomic<uint64_t>* slot(uint64_t hash) const;
@@ -60,10 +63,12 @@ class LocationCacheImpl : public LocationCache {
   size_t CountOwned(uint32_t owner) const;
 
  private:
-  void Allocate(size_t capacity);
+  // REQUIRES: mu_ held, or called from the constructor.
+  Status Allocate(size_t capacity);
 
   const LocationCacheOptions options_;
   std::mutex mu_;  // allocation and owner ids
+  Status allocation_status_;  // of the constructor's Allocate
   struct FreeDeleter {
     void operator()(void* p) const;
   };
@@ -155,11 +160,20 @@ class LocationCacheBinding : public LocationCache {
   const uint64_t instance_id_;
 };
 
+// The largest array a location cache may have: this machine's physical
+// memory (the array is allocated, and zeroed, whole).
+size_t MaxLocationCacheCapacity();
+
+// InvalidArgument when a cache of `capacity` bytes cannot be honoured.
+Status CheckLocationCacheCapacity(size_t capacity);
+
 // DB::Open: sizes a fraction-of-block-cache location cache from the default
-// column family's block cache. Returns a line for the LOG.
-std::string PrepareLocationCache(
+// column family's block cache and sets *log_line to a line for the LOG.
+// Fails, and the open with it, when the cache's array cannot be allocated.
+Status PrepareLocationCache(
     const DBOptions& db_options,
-    const std::vector<ColumnFamilyDescriptor>& column_families);
+    const std::vector<ColumnFamilyDescriptor>& column_families,
+    std::string* log_line);
 
 // SanitizeOptions: the DB's own binding of the configured cache (nullptr
 // stays nullptr; a binding given back in is rebound to its shared cache).
