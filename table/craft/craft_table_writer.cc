@@ -1,6 +1,7 @@
 #include "table/craft/craft_table_writer.h"
 
 #include <cstring>
+#include <string>
 
 #include "logging/logging.h"
 
@@ -28,6 +29,36 @@ std::unique_ptr<CraftTableWriter> CraftTableWriter::CreateIfEnabled(
   options.trie.hash_suffix_bits = table_options.craft_hash_suffix_bits;
   options.range_hash_bits = table_options.craft_range_hash_bits;
   return std::make_unique<CraftTableWriter>(options);
+}
+
+Status CraftTableWriter::CheckOptions(
+    const BlockBasedTableOptions& table_options) {
+  // `zero_allowed`: 0 (off) is valid below `min` too.
+  auto check = [](const char* name, uint32_t value, uint32_t min,
+                  uint32_t max, bool zero_allowed) {
+    if ((zero_allowed && value == 0) || (value >= min && value <= max)) {
+      return Status::OK();
+    }
+    return Status::InvalidArgument(
+        std::string(name) + " must be " + (zero_allowed ? "0 or " : "") +
+        "in [" + std::to_string(min) + ", " + std::to_string(max) +
+        "], not " + std::to_string(value));
+  };
+  Status s = check("craft_real_suffix_bits",
+                   table_options.craft_real_suffix_bits, 0,
+                   LoudsSparseOptions::kMaxRealSuffixBits, false);
+  if (s.ok()) {
+    s = check("craft_hash_suffix_bits", table_options.craft_hash_suffix_bits,
+              0, LoudsSparseOptions::kMaxHashSuffixBits, false);
+  }
+  if (s.ok()) {
+    s = check("craft_range_hash_bits", table_options.craft_range_hash_bits,
+              RangeHashBuilder::kMinBitsPerKey,
+              RangeHashBuilder::kMaxBitsPerKey, true);
+  }
+  // craft_partition_size: any value is honoured (a partition is cut at the
+  // first key boundary at or past it).
+  return s;
 }
 
 Status CraftTableWriter::Finish(const BlockWriter& write,

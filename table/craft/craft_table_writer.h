@@ -31,6 +31,13 @@ class CraftTableWriter {
       const BlockBasedTableOptions& table_options, const Comparator* ucmp,
       Logger* logger);
 
+  // InvalidArgument naming the option when a CRaFT table option asks for
+  // what the format cannot store (suffix or range hash bits beyond their
+  // widths). Checked wherever column family options are validated, whether
+  // or not craft_range_filter is on, so a value is refused when it is set,
+  // not when the filter is turned on later.
+  static Status CheckOptions(const BlockBasedTableOptions& table_options);
+
   explicit CraftTableWriter(const CraftFilterOptions& options)
       : builder_(options) {}
 

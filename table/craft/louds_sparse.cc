@@ -27,8 +27,8 @@ constexpr uint8_t kFormatCompactLabels = 2;  // Per-level label coding.
 constexpr uint8_t kFormatCodedKeys = 3;      // Format 2 over coded keys.
 constexpr uint32_t kPlainLabelBits = 8;
 constexpr uint8_t kFlagEmptyKey = 1;
-constexpr uint32_t kMaxRealBits = 56;
-constexpr uint32_t kMaxHashBits = 32;
+constexpr uint32_t kMaxRealBits = LoudsSparseOptions::kMaxRealSuffixBits;
+constexpr uint32_t kMaxHashBits = LoudsSparseOptions::kMaxHashSuffixBits;
 
 // The coding of one level's labels that takes the fewest bits: `low` low
 // bits per label, then per node the unary gaps between the labels' high

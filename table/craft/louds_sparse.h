@@ -23,8 +23,13 @@
 namespace ROCKSDB_NAMESPACE {
 
 struct LoudsSparseOptions {
-  uint32_t real_suffix_bits = 8;  // 0..56
-  uint32_t hash_suffix_bits = 0;  // 0..32
+  // The widest suffixes the format stores (a decoder refuses wider ones);
+  // the builder clamps to them.
+  static constexpr uint32_t kMaxRealSuffixBits = 56;
+  static constexpr uint32_t kMaxHashSuffixBits = 32;
+
+  uint32_t real_suffix_bits = 8;  // 0..kMaxRealSuffixBits
+  uint32_t hash_suffix_bits = 0;  // 0..kMaxHashSuffixBits
   // Format 2: labels stored per level as Elias-Fano-style low bits plus
   // unary high parts where that is smaller than a byte each (FORMAT.md).
   // False writes format 1 (a byte per label), which every reader decodes.

@@ -14,7 +14,7 @@ namespace ROCKSDB_NAMESPACE {
 namespace {
 
 constexpr uint64_t kPrefixSeed = 0x4c6f6465;  // "Lode"
-constexpr uint32_t kMaxBlockBits = 56;
+constexpr uint32_t kMaxBlockBits = RangeHashBuilder::kMaxBitsPerKey - 2;
 
 size_t TailBytes(size_t key_bytes) { return std::min<size_t>(key_bytes, 8); }
 
@@ -118,7 +118,9 @@ uint64_t RangeHashSlot(uint64_t prefix_hash, uint64_t block,
 // ---- Builder ----
 
 RangeHashBuilder::RangeHashBuilder(uint32_t bits_per_key)
-    : block_bits_(std::min(std::max(bits_per_key, 3u), kMaxBlockBits + 2) - 2) {
+    : block_bits_(std::min(std::max(bits_per_key, kMinBitsPerKey),
+                           kMaxBitsPerKey) -
+                  2) {
 }
 
 void RangeHashBuilder::Add(const Slice& key) {

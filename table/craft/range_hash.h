@@ -35,8 +35,13 @@ namespace ROCKSDB_NAMESPACE {
 
 class RangeHashBuilder {
  public:
-  // About `bits_per_key` bits per key (3..58): blocks of 2^(bits_per_key-2).
+  // About `bits_per_key` bits per key (kMinBitsPerKey..kMaxBitsPerKey,
+  // clamped): blocks of 2^(bits_per_key-2).
   explicit RangeHashBuilder(uint32_t bits_per_key);
+
+  static constexpr uint32_t kMinBitsPerKey = 3;
+  // Blocks of at most 2^56 values: the widest a decoder accepts.
+  static constexpr uint32_t kMaxBitsPerKey = 58;
 
   // Keys in increasing bytewise order; a repeat is ignored.
   void Add(const Slice& key);
@@ -72,6 +77,9 @@ class RangeHash {
 
   size_t key_bytes() const { return key_bytes_; }
   uint32_t block_bits() const { return block_bits_; }
+  // One slot per distinct key of the partition; values are the slotted
+  // keys without repeats, so never more than the slots.
+  uint64_t num_slots() const { return num_slots_; }
   uint64_t num_values() const { return num_values_; }
 
   // Bytes the decoded section occupies, for its block cache charge.

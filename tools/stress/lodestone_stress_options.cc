@@ -12,6 +12,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
+#include "table/craft/craft_table_writer.h"
 #include "tools/stress/lodestone_stress.h"
 #include "tools/stress/lodestone_stress_internal.h"
 #include "utilities/lodestone/planted_bugs.h"
@@ -67,11 +68,13 @@ void ValidateAndSanitize() {
       FLAGS_tombstone_density_trigger > 1) {
     BadFlag("--tombstone_density_trigger must be in [0, 1]");
   }
-  if (FLAGS_craft_real_suffix_bits > 64 || FLAGS_craft_hash_suffix_bits > 64) {
-    BadFlag("--craft_{real,hash}_suffix_bits must be at most 64");
-  }
-  if (FLAGS_craft_range_hash_bits > 58) {
-    BadFlag("--craft_range_hash_bits must be at most 58");
+  BlockBasedTableOptions craft_flags;
+  craft_flags.craft_real_suffix_bits = FLAGS_craft_real_suffix_bits;
+  craft_flags.craft_hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
+  craft_flags.craft_range_hash_bits = FLAGS_craft_range_hash_bits;
+  const Status craft_check = CraftTableWriter::CheckOptions(craft_flags);
+  if (!craft_check.ok()) {
+    BadFlag(craft_check.ToString());
   }
   if (FLAGS_put_initial_one_in < 0 || FLAGS_put_initial_violation_one_in < 0 ||
       FLAGS_lodestone_short_bounds_one_in < 0) {

@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "rocksdb/table.h"
+#include "table/craft/craft_table_writer.h"
+
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
@@ -9,6 +12,11 @@ namespace {
 // The largest tombstone_density_window: each table build keeps one bit per
 // entry of the window.
 constexpr uint32_t kMaxTombstoneDensityWindow = uint32_t{1} << 20;
+
+// The largest delete_persistence_threshold (34 years): it becomes
+// preserve_internal_time_seconds, whose seqno-to-time mapping cannot reach
+// back before the Unix epoch, and deadlines add shares of it to Unix times.
+constexpr uint64_t kMaxDeletePersistenceThreshold = uint64_t{1} << 30;
 
 }  // namespace
 
@@ -25,6 +33,19 @@ Status CheckLodestoneColumnFamilyOptions(const ColumnFamilyOptions& options) {
     return Status::InvalidArgument("tombstone_density_window must be in [1, " +
                                    std::to_string(kMaxTombstoneDensityWindow) +
                                    "], not " + std::to_string(window));
+  }
+  if (options.delete_persistence_threshold > kMaxDeletePersistenceThreshold) {
+    return Status::InvalidArgument(
+        "delete_persistence_threshold must be at most " +
+        std::to_string(kMaxDeletePersistenceThreshold) + " seconds, not " +
+        std::to_string(options.delete_persistence_threshold));
+  }
+  if (options.table_factory != nullptr) {
+    const auto* table_options =
+        options.table_factory->GetOptions<BlockBasedTableOptions>();
+    if (table_options != nullptr) {
+      return CraftTableWriter::CheckOptions(*table_options);
+    }
   }
   return Status::OK();
 }

@@ -2,8 +2,13 @@
 // clear errors for bad values.
 
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -169,6 +174,150 @@ TEST_F(LodestoneOptionsTest, OutOfRangeValuesAreRefused) {
   EXPECT_DOUBLE_EQ(db->GetOptions().tombstone_density_trigger, 0.25);
   EXPECT_EQ(db->GetOptions().tombstone_density_window, 1u << 20);
   db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
+// Every size-like option refuses what it cannot honour, wherever it is set:
+// DB::Open, CreateColumnFamily, SetOptions; the CRaFT table options too.
+TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
+  const std::string dbname = test::PerThreadDBPath("lodestone_options_sizes");
+  Options options;
+  options.create_if_missing = true;
+  ASSERT_OK(DestroyDB(dbname, options));
+  auto with_table = [&](const std::function<void(BlockBasedTableOptions*)>&
+                            adjust) {
+    Options o = options;
+    BlockBasedTableOptions table;
+    table.craft_range_filter = true;
+    adjust(&table);
+    o.table_factory.reset(NewBlockBasedTableFactory(table));
+    return o;
+  };
+  struct Bad {
+    const char* option;
+    std::function<void(BlockBasedTableOptions*)> adjust;
+  };
+  const std::vector<Bad> bad_tables = {
+      {"craft_real_suffix_bits",
+       [](BlockBasedTableOptions* t) { t->craft_real_suffix_bits = 57; }},
+      {"craft_real_suffix_bits",
+       [](BlockBasedTableOptions* t) { t->craft_real_suffix_bits = 64; }},
+      {"craft_hash_suffix_bits",
+       [](BlockBasedTableOptions* t) { t->craft_hash_suffix_bits = 33; }},
+      {"craft_range_hash_bits",
+       [](BlockBasedTableOptions* t) { t->craft_range_hash_bits = 1; }},
+      {"craft_range_hash_bits",
+       [](BlockBasedTableOptions* t) { t->craft_range_hash_bits = 2; }},
+      {"craft_range_hash_bits",
+       [](BlockBasedTableOptions* t) { t->craft_range_hash_bits = 59; }},
+  };
+  DB* raw = nullptr;
+  for (const Bad& bad : bad_tables) {
+    Status s = DB::Open(with_table(bad.adjust), dbname, &raw);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad.option << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find(bad.option), std::string::npos)
+        << s.ToString();
+  }
+  {
+    Options bad = options;
+    bad.delete_persistence_threshold = (uint64_t{1} << 30) + 1;
+    Status s = DB::Open(bad, dbname, &raw);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find("delete_persistence_threshold"),
+              std::string::npos);
+  }
+
+  // The largest values honoured, and partition sizes of every magnitude:
+  // tables written with them keep every key findable by a bounded scan.
+  for (uint32_t partition_size : {1u, 64u, UINT32_MAX}) {
+    Options good = with_table([&](BlockBasedTableOptions* t) {
+      t->craft_partition_size = partition_size;
+      t->craft_real_suffix_bits = 56;
+      t->craft_hash_suffix_bits = 32;
+      t->craft_range_hash_bits = 58;
+    });
+    good.delete_persistence_threshold = uint64_t{1} << 30;
+    ASSERT_OK(DestroyDB(dbname, good));
+    ASSERT_OK(DB::Open(good, dbname, &raw));
+    std::unique_ptr<DB> db(raw);
+    for (int i = 0; i < 500; i += 2) {
+      ASSERT_OK(db->Put(WriteOptions(), "k" + std::to_string(1000 + i), "v"));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+    for (int i = 0; i < 500; i++) {
+      const std::string lo = "k" + std::to_string(1000 + i);
+      const std::string hi = lo + '\0';
+      Slice upper(hi);
+      ReadOptions ro;
+      ro.iterate_upper_bound = &upper;
+      std::unique_ptr<Iterator> it(db->NewIterator(ro));
+      it->Seek(lo);
+      EXPECT_EQ(it->Valid(), i % 2 == 0) << partition_size << " " << lo;
+      EXPECT_OK(it->status());
+    }
+
+    // SetOptions and CreateColumnFamily refuse as Open does.
+    EXPECT_TRUE(db->SetOptions({{"delete_persistence_threshold", "1073741825"}})
+                    .IsInvalidArgument());
+    EXPECT_TRUE(db->SetOptions({{"block_based_table_factory",
+                                 "{craft_real_suffix_bits=57}"}})
+                    .IsInvalidArgument());
+    ColumnFamilyOptions bad_cf(with_table(bad_tables[2].adjust));
+    ColumnFamilyHandle* cf = nullptr;
+    EXPECT_TRUE(
+        db->CreateColumnFamily(bad_cf, "bad", &cf).IsInvalidArgument());
+    EXPECT_EQ(cf, nullptr);
+  }
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
+// A location cache whose array cannot be allocated is refused with a
+// Status, never a crash: from an options string, and at DB::Open for a
+// cache made in code or sized from an "unlimited" block cache.
+TEST_F(LodestoneOptionsTest, ImpossibleLocationCacheSizesAreRefused) {
+  DBOptions db_options;
+  for (const char* value :
+       {"location_cache=18014398509481983K", "location_cache=16383T",
+        "location_cache={capacity=18446744073709551615}",
+        "location_cache={capacity=18446744073709551608}"}) {
+    Status s = GetDBOptionsFromString(config_, DBOptions(), value, &db_options);
+    EXPECT_TRUE(s.IsInvalidArgument()) << value << ": " << s.ToString();
+  }
+
+  const std::string dbname = test::PerThreadDBPath("lodestone_options_lc");
+  Options options;
+  options.create_if_missing = true;
+  ASSERT_OK(DestroyDB(dbname, options));
+  DB* raw = nullptr;
+  for (size_t capacity : {SIZE_MAX, SIZE_MAX - 7, size_t{1} << 62}) {
+    LocationCacheOptions cache_options;
+    cache_options.capacity = capacity;
+    Options bad = options;
+    bad.location_cache = LocationCache::Create(cache_options);
+    EXPECT_EQ(bad.location_cache->GetCapacity(), 0u);
+    Status s = DB::Open(bad, dbname, &raw);
+    EXPECT_TRUE(s.IsInvalidArgument()) << capacity << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find("location_cache"), std::string::npos);
+  }
+  {
+    LocationCacheOptions cache_options;
+    cache_options.block_cache_fraction = 1.0;
+    Options bad = options;
+    bad.location_cache = LocationCache::Create(cache_options);
+    BlockBasedTableOptions table;
+    table.block_cache = NewLRUCache(SIZE_MAX);
+    bad.table_factory.reset(NewBlockBasedTableFactory(table));
+    Status s = DB::Open(bad, dbname, &raw);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  }
+  {
+    Options good = options;
+    ASSERT_OK(GetDBOptionsFromString(config_, DBOptions(),
+                                     "location_cache=64K", &db_options));
+    good.location_cache = db_options.location_cache;
+    ASSERT_OK(DB::Open(good, dbname, &raw));
+    delete raw;
+  }
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
