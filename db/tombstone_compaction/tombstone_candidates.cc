@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
+#include "db/compaction/compaction.h"
 #include "db/tombstone_compaction/tombstone_deadlines.h"
+#include "db/version_edit.h"
 #include "db/version_set.h"
 #include "rocksdb/system_clock.h"
 
@@ -42,7 +44,6 @@ std::vector<uint64_t> TombstoneStageDeadlines(
 void ComputeTombstoneCompactionCandidates(
     const VersionStorageInfo& vstorage, const ImmutableOptions& ioptions,
     const MutableCFOptions& mutable_cf_options, int num_non_empty_levels,
-    SequenceNumber oldest_snapshot_seqnum,
     std::vector<VersionStorageInfo::TombstoneCompactionCandidate>* candidates,
     uint64_t* next_deadline) {
   candidates->clear();
@@ -79,7 +80,8 @@ void ComputeTombstoneCompactionCandidates(
       stage = 2 + (level - base_level);
     }
     for (FileMetaData* f : vstorage.LevelFiles(level)) {
-      if (f->being_compacted || !f->tombstone_stats_known) {
+      if (f->being_compacted || !f->tombstone_stats_known ||
+          f->written_in_place_by_tombstone_compaction) {
         continue;
       }
       // Deadline: tombstones in the last level are persisted.
@@ -106,9 +108,7 @@ void ComputeTombstoneCompactionCandidates(
           f->tombstone_count > 0) {
         const double density = static_cast<double>(f->tombstone_window_peak) /
                                static_cast<double>(f->tombstone_window);
-        const bool droppable =
-            !last || f->fd.largest_seqno < oldest_snapshot_seqnum;
-        if (density >= density_trigger && droppable) {
+        if (density >= density_trigger) {
           candidates->push_back(
               {level, f, CompactionReason::kTombstoneDensity, density});
         }
@@ -128,6 +128,32 @@ void ComputeTombstoneCompactionCandidates(
               return a.file->oldest_tombstone_time <
                      b.file->oldest_tombstone_time;
             });
+}
+
+bool TombstoneCandidateRunnable(
+    const VersionStorageInfo& vstorage,
+    const VersionStorageInfo::TombstoneCompactionCandidate& candidate,
+    SequenceNumber earliest_snapshot) {
+  if (candidate.reason != CompactionReason::kTombstoneDensity ||
+      candidate.level < TombstoneLastLevel(vstorage.num_non_empty_levels(),
+                                           vstorage.base_level())) {
+    return true;
+  }
+  return candidate.file->fd.largest_seqno < earliest_snapshot;
+}
+
+void MarkTombstoneCompactionOutputs(const Compaction& compaction,
+                                    VersionEdit* edit) {
+  const CompactionReason reason = compaction.compaction_reason();
+  if (reason != CompactionReason::kTombstoneDensity &&
+      reason != CompactionReason::kDeletePersistenceDeadline) {
+    return;
+  }
+  for (auto& [level, meta] : edit->GetMutableNewFiles()) {
+    if (level == compaction.start_level()) {
+      meta.written_in_place_by_tombstone_compaction = true;
+    }
+  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -10,11 +10,25 @@
 //  - Density (tombstone_density_trigger): a file in which some window of
 //    tombstone_density_window consecutive entries holds at least that
 //    fraction of point tombstones. Ranked by density, then age. In the last
-//    level only when no snapshot can need the file's tombstones, so that the
-//    in-place rewrite drops them.
+//    level the pick is an in-place rewrite that drops the tombstones, so it
+//    runs only when no snapshot can need them (TombstoneCandidateRunnable,
+//    asked at pick time with the live snapshots: the version's own record
+//    of the oldest snapshot is updated only when a snapshot is released past
+//    a threshold, and reads 0 until then).
 //
 // Files being compacted are never candidates; leveled compaction only
 // (universal and FIFO keep their own pickers).
+//
+// A pick must change what made its file a candidate, or the picker would
+// choose the result again at once, forever. A compaction moves tombstones
+// down or drops them; the only output that can keep them where they were is
+// one written at the pick's own level (an in-place rewrite of the last
+// level, or per-key placement's proximal-level output), and what such a
+// compaction kept it could not drop: a snapshot or a user-defined timestamp
+// at or above full_history_ts_low needs it, or whatever else pins it.
+// MarkTombstoneCompactionOutputs flags those outputs
+// (FileMetaData::written_in_place_by_tombstone_compaction) and they are
+// never candidates again, whatever the reason that pinned their tombstones.
 
 #pragma once
 
@@ -25,17 +39,36 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class Compaction;
+class VersionEdit;
+
 // Fills `*candidates` (best first) from `vstorage`'s files and sets
 // `*next_deadline` to the Unix time at which the next tombstone in it passes
-// its stage's deadline (0 when none will). `num_non_empty_levels` and
-// `oldest_snapshot_seqnum` are the version's: ComputeCompactionScore runs
-// before the version is finalized, when its accessors may not be used.
+// its stage's deadline (0 when none will). `num_non_empty_levels` is the
+// version's: ComputeCompactionScore runs before the version is finalized,
+// when its accessors may not be used.
 // REQUIRES: DB mutex held (the files' being_compacted flags).
 void ComputeTombstoneCompactionCandidates(
     const VersionStorageInfo& vstorage, const ImmutableOptions& ioptions,
     const MutableCFOptions& mutable_cf_options, int num_non_empty_levels,
-    SequenceNumber oldest_snapshot_seqnum,
     std::vector<VersionStorageInfo::TombstoneCompactionCandidate>* candidates,
     uint64_t* next_deadline);
+
+// LevelCompactionPicker, at pick time: whether compacting `candidate` of
+// the finalized `vstorage` now can drop its tombstones. A density
+// candidate in the last level needs no snapshot at or below its newest
+// entry (`earliest_snapshot`: the oldest live snapshot, kMaxSequenceNumber
+// for none); every other candidate moves its tombstones down.
+// REQUIRES: DB mutex held.
+bool TombstoneCandidateRunnable(
+    const VersionStorageInfo& vstorage,
+    const VersionStorageInfo::TombstoneCompactionCandidate& candidate,
+    SequenceNumber earliest_snapshot);
+
+// CompactionJob::InstallCompactionResults, after the outputs were added to
+// `edit`: if `compaction` is a tombstone-aware pick, flags its outputs at
+// its start level as written in place (see above).
+void MarkTombstoneCompactionOutputs(const Compaction& compaction,
+                                    VersionEdit* edit);
 
 }  // namespace ROCKSDB_NAMESPACE

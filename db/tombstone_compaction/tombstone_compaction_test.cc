@@ -3,14 +3,18 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <thread>
 
+#include "db/compaction/compaction.h"
 #include "db/db_test_util.h"
 #include "db/tombstone_compaction/tombstone_deadlines.h"
 #include "db/tombstone_compaction/tombstone_stats.h"
+#include "rocksdb/compaction_filter.h"
 #include "rocksdb/listener.h"
 #include "test_util/mock_time_env.h"
+#include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -120,6 +124,47 @@ class TombstoneCompactionTest : public DBTestBase {
       dbfull()->TEST_WaitForPeriodicTaskRun(
           [&] { mock_clock_->MockSleepForSeconds(step); });
     }
+  }
+
+  // Turns auto compactions on, lets them run for `millis` of real time and
+  // returns how many tombstone-aware picks of `reason` began so far. A
+  // picker that chooses a file its compaction cannot change makes hundreds
+  // in that time; then auto compactions are turned off again, so that the
+  // test fails instead of waiting for compactions forever.
+  int PicksWithin(CompactionReason reason, int millis = 1000) {
+    EXPECT_OK(dbfull()->SetOptions({{"disable_auto_compactions", "false"}}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(millis));
+    const int picks = recorder_->Count(reason);
+    if (picks > 1) {
+      EXPECT_OK(dbfull()->SetOptions({{"disable_auto_compactions", "true"}}));
+    }
+    return picks;
+  }
+
+  // Keys 0..199 written (with `put`), flushed, then all but every tenth
+  // deleted (with `del`) and flushed: a dense tombstone file in L0.
+  void WriteDenseDeletes(const std::function<Status(const std::string&)>& put,
+                         const std::function<Status(const std::string&)>& del) {
+    for (int i = 0; i < 200; i++) {
+      ASSERT_OK(put(Key(i)));
+    }
+    ASSERT_OK(Flush());
+    for (int i = 0; i < 200; i++) {
+      if (i % 10 != 0) {
+        ASSERT_OK(del(Key(i)));
+      }
+    }
+    ASSERT_OK(Flush());
+  }
+
+  // Options for the re-pick tests: the density trigger on, auto compactions
+  // off until PicksWithin.
+  Options DensityOptions() {
+    Options options = BaseOptions();
+    options.disable_auto_compactions = true;
+    options.tombstone_density_trigger = 0.5;
+    options.tombstone_density_window = 8;
+    return options;
   }
 
   std::unique_ptr<Env> mock_env_;
@@ -504,6 +549,162 @@ TEST_F(TombstoneCompactionTest, OffByDefault) {
   EXPECT_EQ(recorder_->Count(CompactionReason::kDeletePersistenceDeadline), 0);
   EXPECT_EQ(FilesPerLevel(), "1,0,0,1");
 }
+
+// A pick must change what made its file a candidate. These set up a file
+// whose tombstones a compaction has to keep and check that the pickers stop
+// after at most one pick, where a re-picking picker runs hundreds a second.
+
+// User-defined timestamps without full_history_ts_low: every version, the
+// tombstones too, is history the last level must keep.
+TEST_F(TombstoneCompactionTest, NoRepickWhenTimestampsKeepTombstones) {
+  Options options = DensityOptions();
+  options.comparator = BytewiseComparatorWithU64Ts();
+  DestroyAndReopen(options);
+  std::string ts1, ts2;
+  PutFixed64(&ts1, 1);
+  PutFixed64(&ts2, 2);
+  WriteDenseDeletes(
+      [&](const std::string& k) {
+        return db_->Put(WriteOptions(), k, ts1, "v");
+      },
+      [&](const std::string& k) {
+        return db_->Delete(WriteOptions(), k, ts2);
+      });
+  MoveFilesToLevel(3);
+  ASSERT_EQ(FilesPerLevel(), "0,0,0,1");
+  ASSERT_EQ(Storage()->TombstoneCompactionCandidates().size(), 1u);
+
+  EXPECT_LE(PicksWithin(CompactionReason::kTombstoneDensity), 1);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
+  ReadOptions read;
+  Slice read_ts(ts2);
+  read.timestamp = &read_ts;
+  std::string value, ts;
+  EXPECT_OK(db_->Get(read, Key(0), &value, &ts));
+  EXPECT_TRUE(db_->Get(read, Key(1), &value, &ts).IsNotFound());
+}
+
+// A snapshot older than the tombstones: the last level keeps them, and the
+// picker, which asks the live snapshots when it picks, leaves the file alone
+// until the snapshot is released.
+TEST_F(TombstoneCompactionTest, NoPickWhileASnapshotNeedsTombstones) {
+  Options options = DensityOptions();
+  DestroyAndReopen(options);
+  const Snapshot* snapshot = nullptr;
+  WriteDenseDeletes([&](const std::string& k) { return Put(k, "v"); },
+                    [&](const std::string& k) {
+                      if (snapshot == nullptr) {
+                        snapshot = db_->GetSnapshot();
+                      }
+                      return Delete(k);
+                    });
+  MoveFilesToLevel(3);
+  ASSERT_EQ(FilesPerLevel(), "0,0,0,1");
+  ASSERT_EQ(Storage()->TombstoneCompactionCandidates().size(), 1u);
+  EXPECT_EQ(PicksWithin(CompactionReason::kTombstoneDensity), 0);
+
+  db_->ReleaseSnapshot(snapshot);
+  ASSERT_OK(Put("zzz", "v"));  // A new version re-scores the files.
+  ASSERT_OK(Flush());
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_EQ(recorder_->Count(CompactionReason::kTombstoneDensity), 1);
+  EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
+  EXPECT_EQ(Get(Key(0)), "v");
+  EXPECT_EQ(Get(Key(1)), "NOT_FOUND");
+}
+
+// A compaction filter that keeps every value does not keep tombstones:
+// one in-place pick drops them.
+TEST_F(TombstoneCompactionTest, OnePickWithAFilterThatKeepsEverything) {
+  class KeepEverything : public CompactionFilter {
+   public:
+    const char* Name() const override { return "KeepEverything"; }
+    Decision FilterV2(int, const Slice&, ValueType, const Slice&, std::string*,
+                      std::string*) const override {
+      return Decision::kKeep;
+    }
+  };
+  KeepEverything filter;
+  Options options = DensityOptions();
+  options.compaction_filter = &filter;
+  DestroyAndReopen(options);
+  const Snapshot* snapshot = nullptr;
+  WriteDenseDeletes([&](const std::string& k) { return Put(k, "v"); },
+                    [&](const std::string& k) {
+                      if (snapshot == nullptr) {
+                        snapshot = db_->GetSnapshot();
+                      }
+                      return Delete(k);
+                    });
+  MoveFilesToLevel(3);  // The snapshot keeps the tombstones in L3.
+  db_->ReleaseSnapshot(snapshot);
+  ASSERT_OK(Put("zzz", "v"));
+  ASSERT_OK(Flush());
+  ASSERT_EQ(Storage()->TombstoneCompactionCandidates().size(), 1u);
+
+  EXPECT_EQ(PicksWithin(CompactionReason::kTombstoneDensity), 1);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
+  EXPECT_EQ(Get(Key(0)), "v");
+  EXPECT_EQ(Get(Key(1)), "NOT_FOUND");
+}
+
+// Per-key placement (preclude_last_level_data_seconds) keeps recent data,
+// tombstones included, in the level above the last: a pick there writes
+// its tombstones back where they were.
+class TombstoneCompactionPerKeyPlacementTest
+    : public TombstoneCompactionTest,
+      public testing::WithParamInterface<CompactionReason> {};
+
+TEST_P(TombstoneCompactionPerKeyPlacementTest, NoRepickOfProximalOutput) {
+  const CompactionReason reason = GetParam();
+  Options options = BaseOptions();
+  options.disable_auto_compactions = true;
+  if (reason == CompactionReason::kTombstoneDensity) {
+    options.tombstone_density_trigger = 0.5;
+    options.tombstone_density_window = 8;
+  } else {
+    options.delete_persistence_threshold = 1000;
+  }
+  options.preclude_last_level_data_seconds = 100000;
+  // Per-key placement decides by write time; here the test decides: the
+  // floor goes to the last level, everything after it stays above.
+  std::atomic<bool> keep_above{false};
+  SyncPoint::GetInstance()->SetCallBack(
+      "CompactionIterator::PrepareOutput.context", [&](void* arg) {
+        static_cast<PerKeyPlacementContext*>(arg)->output_to_penultimate_level =
+            keep_above.load();
+      });
+  DestroyAndReopen(options);
+  PutFloor(200);
+  keep_above = true;
+  for (int i = 0; i < 200; i++) {
+    if (i % 10 != 0) {
+      ASSERT_OK(Delete(Key(i)));
+    }
+  }
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(2);
+  ASSERT_EQ(FilesPerLevel(), "0,0,1,1");
+  if (reason == CompactionReason::kDeletePersistenceDeadline) {
+    AdvanceSeconds(2000);
+    ASSERT_OK(Put("zzz", "v"));  // A new version re-scores the files.
+    ASSERT_OK(Flush());
+  }
+  ASSERT_FALSE(Storage()->TombstoneCompactionCandidates().empty());
+
+  EXPECT_LE(PicksWithin(reason), 1);
+  ASSERT_OK(dbfull()->TEST_WaitForCompact());
+  EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
+  EXPECT_EQ(Get(Key(0)), "floor");
+  EXPECT_EQ(Get(Key(1)), "NOT_FOUND");
+}
+
+INSTANTIATE_TEST_CASE_P(
+    Pickers, TombstoneCompactionPerKeyPlacementTest,
+    testing::Values(CompactionReason::kTombstoneDensity,
+                    CompactionReason::kDeletePersistenceDeadline));
 
 }  // namespace ROCKSDB_NAMESPACE
 
