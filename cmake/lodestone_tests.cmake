@@ -96,6 +96,10 @@ lodestone_gtest(louds_sparse_test
           ${LODESTONE_ROOT}/table/craft/order_preserving_code_test.cc)
 lodestone_gtest(craft_filter_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_filter_test.cc)
+# Every bit flip of a filter read without checksums: refused, harmless, or
+# (rarely, and counted) hiding keys.
+lodestone_gtest(craft_damage_test
+  SOURCES ${LODESTONE_ROOT}/table/craft/craft_damage_test.cc)
 # The range hash of format 4 partitions (no false negatives, correlated
 # ranges, damaged sections).
 lodestone_gtest(range_hash_test

@@ -55,18 +55,25 @@ Status ReadCraftFilterFromFile(const std::string& path, const Options& options,
   BlockContents contents;
   s = read(handle, &contents);
   if (s.ok()) {
-    s = CraftMetadata::Decode(contents.data, &filter->metadata);
+    // The table's properties are not read here: their counts stay unchecked.
+    CraftTableLayout layout;
+    layout.metadata_offset = handle.offset();
+    layout.block_trailer_size = footer.GetBlockTrailerSize();
+    s = CraftMetadata::Decode(contents.data, layout, &filter->metadata);
   }
   if (!s.ok()) {
     return s;
   }
   filter->bytes = handle.size();
-  for (const CraftPartitionInfo& p : filter->metadata.partitions()) {
+  const auto& infos = filter->metadata.partitions();
+  for (size_t i = 0; i < infos.size(); ++i) {
+    const CraftPartitionInfo& p = infos[i];
     BlockContents partition;
     s = read(BlockHandle(p.offset, p.size), &partition);
     filter->partitions.emplace_back();
     if (s.ok()) {
-      s = CraftPartition::Decode(partition.data, &filter->partitions.back());
+      s = filter->metadata.DecodePartition(i, partition.data,
+                                           &filter->partitions.back());
     }
     if (!s.ok()) {
       return s;

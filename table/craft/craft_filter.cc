@@ -311,6 +311,116 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
   return Status::OK();
 }
 
+Status CraftMetadata::Decode(const Slice& block, const CraftTableLayout& layout,
+                             CraftMetadata* metadata) {
+  CraftMetadata m;
+  Status s = Decode(block, &m);
+  if (s.ok()) {
+    s = m.CheckLayout(layout);
+  }
+  if (s.ok()) {
+    *metadata = std::move(m);
+  }
+  return s;
+}
+
+Status CraftMetadata::CheckLayout(const CraftTableLayout& layout) const {
+  auto corrupt = [](const char* why) {
+    return Status::Corruption("CRaFT metadata", why);
+  };
+  // Back to back: each partition ends (with its trailer) where the next
+  // starts, the last where the metadata does.
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    const CraftPartitionInfo& p = partitions_[i];
+    const uint64_t next = i + 1 < partitions_.size()
+                              ? partitions_[i + 1].offset
+                              : layout.metadata_offset;
+    if (p.size == 0 || p.offset >= next ||
+        next - p.offset < layout.block_trailer_size ||
+        next - p.offset - layout.block_trailer_size != p.size) {
+      return corrupt("partitions do not tile the filter's bytes");
+    }
+  }
+  if (layout.num_data_blocks > 0 && !partitions_.empty() &&
+      (partitions_.front().first_block != 0 ||
+       partitions_.back().last_block + uint64_t{1} != layout.num_data_blocks)) {
+    return corrupt("block ordinals do not span the data blocks");
+  }
+  if (layout.num_entries > 0 && num_keys_ > layout.num_entries) {
+    return corrupt("more keys than the table has entries");
+  }
+  return Status::OK();
+}
+
+Status CraftMetadata::DecodePartition(size_t index, const Slice& block,
+                                      CraftPartition* partition) const {
+  Status s = CraftPartition::Decode(block, partition);
+  if (s.ok()) {
+    s = CheckPartition(index, *partition);
+  }
+  return s;
+}
+
+namespace {
+// The key one past `key` at its width (big-endian increment), or false if
+// `key` is all 0xff bytes.
+bool NextKeyOfWidth(const Slice& key, std::string* next) {
+  next->assign(key.data(), key.size());
+  for (size_t i = next->size(); i-- > 0;) {
+    if (static_cast<uint8_t>((*next)[i]) != 0xff) {
+      (*next)[i] = static_cast<char>(static_cast<uint8_t>((*next)[i]) + 1);
+      return true;
+    }
+    (*next)[i] = '\0';
+  }
+  return false;
+}
+
+// Whether a stored `key` is in `partition` as far as its parts can tell.
+bool HoldsKey(const CraftPartition& partition, const Slice& key) {
+  if (!partition.KeyMayExist(key)) {
+    return false;
+  }
+  const RangeHash* range_hash = partition.range_hash();
+  std::string next;
+  return range_hash == nullptr || !NextKeyOfWidth(key, &next) ||
+         range_hash->RangeMayExist(key, next);
+}
+}  // namespace
+
+Status CraftMetadata::CheckPartition(size_t index,
+                                     const CraftPartition& partition) const {
+  auto corrupt = [](const char* why) {
+    return Status::Corruption("CRaFT partition", why);
+  };
+  if (index >= partitions_.size()) {
+    return corrupt("index out of range");
+  }
+  const CraftPartitionInfo& info = partitions_[index];
+  if (partition.trie().num_keys() != info.num_keys) {
+    return corrupt("key count differs from the metadata's");
+  }
+  const RangeHash* range_hash = partition.range_hash();
+  if (range_hash != nullptr &&
+      (range_hash->num_slots() != info.num_keys ||
+       range_hash->num_values() > range_hash->num_slots() ||
+       range_hash->key_bytes() != info.first_key.size())) {
+    return corrupt("range hash does not cover the partition's keys");
+  }
+  // The first key is stored and nothing is stored before it (CountLess
+  // undercounts only keys cut to the same bits as its argument, so a
+  // healthy partition answers 0).
+  if (!HoldsKey(partition, info.first_key) ||
+      partition.trie().CountLess(info.first_key) != 0) {
+    return corrupt("first key not the partition's first");
+  }
+  if (index + 1 == partitions_.size() && has_last_key_ &&
+      !HoldsKey(partition, last_key_)) {
+    return corrupt("last key not stored");
+  }
+  return Status::OK();
+}
+
 int CraftMetadata::FindPartition(const Slice& key) const {
   // Heads order partitions as their keys do, except that equal heads say
   // nothing: only those partitions need their first keys compared.
@@ -391,17 +501,34 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
   if (next < parts.size() && metadata_.FirstKeyBefore(next, hi)) {
     return true;
   }
-  if (p < 0) {
-    return false;  // lo sorts before every key and the first key is >= hi.
-  }
+  // Before every key the first partition's trie answers too, not its first
+  // key in the metadata alone: the trie stores what the key's bytes past its
+  // distinguishing prefix cannot be checked against.
   const CraftPartition* partition = nullptr;
   Cleanable pin;  // Holds the partition (e.g. its block cache entry).
-  Status s = loader(static_cast<size_t>(p), &partition, &pin);
+  Status s = loader(static_cast<size_t>(std::max(p, 0)), &partition, &pin);
   if (!s.ok() || partition == nullptr) {
     if (status != nullptr) {
       *status = s;
     }
     return true;  // Never a false negative, even on a damaged partition.
+  }
+  if (partition->RangeMayExist(lo, hi)) {
+    return true;
+  }
+  if (!ask_next_partition_ || next >= parts.size()) {
+    return false;
+  }
+  // The next partition's first key said the range ends before it; its trie
+  // confirms that, in case the key's bytes past what the trie checks were
+  // damaged upward.
+  Cleanable next_pin;
+  s = loader(next, &partition, &next_pin);
+  if (!s.ok() || partition == nullptr) {
+    if (status != nullptr) {
+      *status = s;
+    }
+    return true;
   }
   return partition->RangeMayExist(lo, hi);
 }

@@ -106,9 +106,44 @@ class CraftFilterBuilder {
   uint64_t num_keys_ = 0;
 };
 
+// Where a table's filter blocks sit and what the table holds, for the
+// checks that tie a filter to its table (CraftMetadata::Decode).
+struct CraftTableLayout {
+  // The metadata block's offset and the size of the trailer after each
+  // block: the writer stores the partitions back to back, in order, and
+  // the metadata right after them.
+  uint64_t metadata_offset = 0;
+  uint64_t block_trailer_size = 0;
+  // From the table's properties; 0 when unknown (then unchecked).
+  uint64_t num_data_blocks = 0;
+  uint64_t num_entries = 0;
+};
+
+// Checks, for tables read without checksums (checksum=kNoChecksum) and any
+// other damage a checksum did not see (FORMAT.md, "What a reader checks").
+// A filter that fails one is refused whole and the table is read as if it
+// had none. Each check costs no more than the decode it follows; damage
+// that keeps every count, offset and anchor key consistent (a label or
+// suffix bit inside a trie, a range-hash value) can still hide keys, as a
+// damaged bloom filter hides point keys in stock RocksDB.
 class CraftMetadata {
  public:
+  // Decodes and checks the metadata block alone: versions, counts, keys and
+  // block ordinals in order.
   static Status Decode(const Slice& block, CraftMetadata* metadata);
+  // Decode, then checks it against its table: partitions tile the bytes
+  // before the metadata block in order, block ordinals run from the first
+  // data block to the last, and no more keys than entries.
+  static Status Decode(const Slice& block, const CraftTableLayout& layout,
+                       CraftMetadata* metadata);
+
+  // Decodes partition `index` from its block and checks that it is the
+  // partition this metadata describes: the same key count, its first key
+  // (and in the last partition the table's last key) stored in its trie
+  // and its range hash, no key stored before the first key, a range hash
+  // of every key at the first key's width.
+  Status DecodePartition(size_t index, const Slice& block,
+                         CraftPartition* partition) const;
   static void Encode(const std::vector<CraftPartitionInfo>& partitions,
                      const Slice& last_key, std::string* out);
 
@@ -134,6 +169,9 @@ class CraftMetadata {
   double ExpectedKeys(const Slice& lo, const Slice& hi) const;
 
  private:
+  Status CheckLayout(const CraftTableLayout& layout) const;
+  Status CheckPartition(size_t index, const CraftPartition& partition) const;
+
   // What a seek reads of partition i, together: its first key's leading 8
   // bytes as a big-endian integer, zero-padded (FindPartition compares
   // these and reads a whole first key only on a tie), its key count, and
@@ -168,6 +206,13 @@ class CraftFilterReader {
   explicit CraftFilterReader(CraftMetadata metadata)
       : metadata_(std::move(metadata)) {}
 
+  // For a table read without checksums: a range found empty in its
+  // partition is also asked of the next partition's trie, so that a range
+  // never ends "before" the next partition on the word of a first key whose
+  // bytes past the trie's reach nothing checked. Costs a partition lookup
+  // for each empty range that is not in the last partition.
+  void set_ask_next_partition(bool ask) { ask_next_partition_ = ask; }
+
   // May [lo, hi) hold a key of the table? A partition that fails to load
   // answers "maybe" (and the error is returned in *status when given).
   bool RangeMayExist(const Slice& lo, const Slice& hi,
@@ -195,6 +240,7 @@ class CraftFilterReader {
 
  private:
   CraftMetadata metadata_;
+  bool ask_next_partition_ = false;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

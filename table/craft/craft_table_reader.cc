@@ -106,35 +106,59 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
 
 const CraftTableReader::Loaded* CraftTableReader::Load(
     const ReadOptions& read_options) const {
+  if (damaged_.load(std::memory_order_acquire)) {
+    return nullptr;
+  }
   const Loaded* current = loaded();
-  if (current != nullptr || damaged_.load(std::memory_order_relaxed) ||
-      read_options.read_tier == kBlockCacheTier) {
+  if (current != nullptr || read_options.read_tier == kBlockCacheTier) {
     return current;  // At the cache tier, as for any block: no file read.
   }
   BlockContents contents;
   CraftMetadata metadata;
   Status s = ReadRawBlock(rep_, read_options, metadata_handle_, &contents);
   if (s.ok()) {
-    s = CraftMetadata::Decode(contents.data, &metadata);
+    CraftTableLayout layout;
+    layout.metadata_offset = metadata_handle_.offset();
+    layout.block_trailer_size = rep_->footer.GetBlockTrailerSize();
+    if (rep_->table_properties != nullptr) {
+      layout.num_data_blocks = rep_->table_properties->num_data_blocks;
+      layout.num_entries = rep_->table_properties->num_entries;
+    }
+    s = CraftMetadata::Decode(contents.data, layout, &metadata);
+  }
+  if (s.ok() && rep_->footer.checksum_type() == kNoChecksum) {
+    // No checksum saw the partitions: check each against the metadata
+    // before the filter answers anything, so that an answer never rests on
+    // a partition that has not been checked (a metadata first key damaged
+    // upward would hide the keys below it from the partition before).
+    for (size_t i = 0; s.ok() && i < metadata.partitions().size(); ++i) {
+      std::unique_ptr<CraftPartition> partition;
+      s = ReadPartition(metadata, i, read_options, &partition);
+    }
   }
   if (!s.ok()) {
-    // As upstream does with an unreadable filter: the table reads on
-    // without. Damage stays; another read error may not.
-    if (s.IsCorruption() && !damaged_.exchange(true)) {
-      ROCKS_LOG_WARN(rep_->ioptions.logger,
-                     "CRaFT filter of a table ignored: %s",
-                     s.ToString().c_str());
-    }
+    RefuseIfDamaged(s);
     return nullptr;
   }
   auto fresh = std::make_unique<Loaded>(
       std::move(metadata), metadata_handle_.size(), pin_partitions_);
+  fresh->filter.set_ask_next_partition(rep_->footer.checksum_type() ==
+                                       kNoChecksum);
   if (loaded_.compare_exchange_strong(current, fresh.get(),
                                       std::memory_order_acq_rel,
                                       std::memory_order_acquire)) {
     return fresh.release();
   }
   return current;  // Another thread's copy was published first.
+}
+
+void CraftTableReader::RefuseIfDamaged(const Status& s) const {
+  // As upstream does with an unreadable filter: the table reads on
+  // without. Damage stays; another read error may not.
+  if (s.IsCorruption() && !damaged_.exchange(true)) {
+    ROCKS_LOG_WARN(rep_->ioptions.logger, "CRaFT filter of a table ignored: %s",
+                   s.ToString().c_str());
+  }
 }
 
 const CraftFilterReader* CraftTableReader::Filter(
@@ -154,24 +178,26 @@ uint64_t CraftTableReader::stored_bytes() const {
 }
 
 Status CraftTableReader::ReadPartition(
-    const Loaded& loaded, size_t index, const ReadOptions& read_options,
+    const CraftMetadata& metadata, size_t index,
+    const ReadOptions& read_options,
     std::unique_ptr<CraftPartition>* partition) const {
   if (read_options.read_tier == kBlockCacheTier) {
     // As for any block of the table: no file read at this tier.
     return Status::Incomplete("CRaFT partition not in the block cache");
   }
-  const CraftPartitionInfo& info = loaded.filter.metadata().partitions()[index];
+  const CraftPartitionInfo& info = metadata.partitions()[index];
   BlockContents contents;
   Status s = ReadRawBlock(rep_, read_options,
                           BlockHandle(info.offset, info.size), &contents);
   auto decoded = std::make_unique<CraftPartition>();
   if (s.ok()) {
-    s = CraftPartition::Decode(contents.data, decoded.get());
+    s = metadata.DecodePartition(index, contents.data, decoded.get());
   }
   if (s.ok()) {
     RecordTick(rep_->ioptions.stats, CRAFT_FILTER_BYTES_READ, info.size);
     *partition = std::move(decoded);
   }
+  RefuseIfDamaged(s);
   return s;
 }
 
@@ -203,7 +229,8 @@ Status CraftTableReader::LoadCachedPartition(const Loaded& loaded, size_t index,
   Cache::Handle* handle = cache->Lookup(key.AsSlice());
   if (handle == nullptr) {
     std::unique_ptr<CraftPartition> decoded;
-    Status s = ReadPartition(loaded, index, read_options, &decoded);
+    Status s = ReadPartition(loaded.filter.metadata(), index, read_options,
+                      &decoded);
     if (!s.ok()) {
       return s;
     }
@@ -241,7 +268,8 @@ Status CraftTableReader::PinPartition(const Loaded& loaded, size_t index,
     s = LoadCachedPartition(loaded, index, read_options, &fresh, &holder);
   } else {
     std::unique_ptr<CraftPartition> decoded;
-    s = ReadPartition(loaded, index, read_options, &decoded);
+    s = ReadPartition(loaded.filter.metadata(), index, read_options,
+                      &decoded);
     if (s.ok()) {
       fresh = decoded.get();
       holder.RegisterCleanup(&DeletePartition, decoded.release(), nullptr);

@@ -44,9 +44,10 @@ class CraftTableReader {
   // The filter, its metadata read with `read_options` on first use and kept
   // for the reader's lifetime (like a partitioned filter's pinned top
   // level). Null when the metadata cannot be read now (read_tier
-  // kBlockCacheTier, a read error: tried again by the next call) or is
-  // damaged (for good, with a LOG line: the table stays readable, the
-  // filter is only an optimization). Never waits for another thread:
+  // kBlockCacheTier, a read error: tried again by the next call) or when
+  // the metadata or any partition failed its checks (CraftMetadata): for
+  // good, with a LOG line; the table stays readable, the filter is only an
+  // optimization. Never waits for another thread:
   // concurrent first calls each read the block and one copy is kept.
   const CraftFilterReader* Filter(const ReadOptions& read_options) const;
 
@@ -86,13 +87,18 @@ class CraftTableReader {
   CraftTableReader(const BlockBasedTable::Rep* rep,
                    const BlockHandle& metadata_handle, bool pin_partitions);
   const Loaded* Load(const ReadOptions& read_options) const;
+  // On Corruption: refuses the whole filter from now on (once, with a LOG
+  // line).
+  void RefuseIfDamaged(const Status& s) const;
   const Loaded* loaded() const {
     return loaded_.load(std::memory_order_acquire);
   }
   // LoadPartition, as a loader; `read_options` must outlive it.
   CraftPartitionLoader Loader(const Loaded& loaded,
                               const ReadOptions& read_options) const;
-  Status ReadPartition(const Loaded& loaded, size_t index,
+  // Reads partition `index` of `metadata` and checks it
+  // (CraftMetadata::DecodePartition).
+  Status ReadPartition(const CraftMetadata& metadata, size_t index,
                        const ReadOptions& read_options,
                        std::unique_ptr<CraftPartition>* partition) const;
   // A pinned partition, or one through the table's block cache whose entry

@@ -835,6 +835,56 @@ TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// Without checksums nothing below the filter catches damage: a partition's
+// first key in the metadata moved up past a stored key would send that
+// key's seeks to the partition before, which answers "no". The reader checks
+// every partition against the metadata before the filter answers and
+// refuses the filter; every key stays findable.
+TEST_F(CraftTableTest, DamagedFilterWithoutChecksumsIsRefused) {
+  Options options = SeekTestOptions(2048, [](BlockBasedTableOptions* table) {
+    table->checksum = kNoChecksum;
+  });
+  const std::string dbname = dir_ + "/nochecksumdb";
+  std::unique_ptr<DB> db;
+  OpenWithEvenKeys(options, "nochecksumdb", &db);
+  ASSERT_NE(db, nullptr);
+  std::vector<LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ASSERT_EQ(files.size(), 1u);
+  const std::string path =
+      files[0].directory + "/" + files[0].relative_filename;
+  db.reset();
+
+  CraftMetadata metadata;
+  std::vector<CraftPartition> partitions;
+  ASSERT_OK(ReadFilter(path, options, &metadata, &partitions));
+  ASSERT_GT(metadata.partitions().size(), 2u);
+  const std::string first_key = metadata.partitions()[1].first_key;
+  std::string bytes;
+  ASSERT_OK(ReadFileToString(options.env, path, &bytes));
+  const size_t at = bytes.rfind(first_key);
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + first_key.size() - 1]++;  // k...0 -> k...1: stored by no one
+  ASSERT_OK(WriteStringToFile(options.env, bytes, path, /*should_sync=*/true));
+
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  db.reset(raw);
+  for (int i = 0; i < 20000; i += 2) {
+    char key[16];
+    snprintf(key, sizeof(key), "k%06d", i * 10);
+    ASSERT_EQ(BoundedScan(db.get(), key, std::string(key) + '\0', false),
+              std::vector<std::string>{key});
+  }
+  EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_EMPTY), 0u);
+  db.reset();  // Closing flushes the LOG.
+  std::string log;
+  ASSERT_OK(ReadFileToString(options.env, dbname + "/LOG", &log));
+  EXPECT_NE(log.find("CRaFT filter of a table ignored: Corruption"),
+            std::string::npos);
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
 // Partitions are read through the table's block cache, once, and still
 // answered without one (no_block_cache).
 TEST_F(CraftTableTest, PartitionsAreReadThroughTheBlockCache) {
