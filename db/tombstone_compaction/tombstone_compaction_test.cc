@@ -157,6 +157,21 @@ class TombstoneCompactionTest : public DBTestBase {
     ASSERT_OK(Flush());
   }
 
+  // WriteDenseDeletes with a snapshot taken before the deletes, all moved
+  // to one last-level file, which keeps the tombstones for the snapshot.
+  const Snapshot* WriteDenseDeletesUnderASnapshot() {
+    const Snapshot* snapshot = nullptr;
+    WriteDenseDeletes([&](const std::string& k) { return Put(k, "v"); },
+                      [&](const std::string& k) {
+                        if (snapshot == nullptr) {
+                          snapshot = db_->GetSnapshot();
+                        }
+                        return Delete(k);
+                      });
+    MoveFilesToLevel(3);
+    return snapshot;
+  }
+
   // Options for the re-pick tests: the density trigger on, auto compactions
   // off until PicksWithin.
   Options DensityOptions() {
@@ -591,15 +606,7 @@ TEST_F(TombstoneCompactionTest, NoRepickWhenTimestampsKeepTombstones) {
 TEST_F(TombstoneCompactionTest, NoPickWhileASnapshotNeedsTombstones) {
   Options options = DensityOptions();
   DestroyAndReopen(options);
-  const Snapshot* snapshot = nullptr;
-  WriteDenseDeletes([&](const std::string& k) { return Put(k, "v"); },
-                    [&](const std::string& k) {
-                      if (snapshot == nullptr) {
-                        snapshot = db_->GetSnapshot();
-                      }
-                      return Delete(k);
-                    });
-  MoveFilesToLevel(3);
+  const Snapshot* snapshot = WriteDenseDeletesUnderASnapshot();
   ASSERT_EQ(FilesPerLevel(), "0,0,0,1");
   ASSERT_EQ(Storage()->TombstoneCompactionCandidates().size(), 1u);
   EXPECT_EQ(PicksWithin(CompactionReason::kTombstoneDensity), 0);
@@ -629,15 +636,7 @@ TEST_F(TombstoneCompactionTest, OnePickWithAFilterThatKeepsEverything) {
   Options options = DensityOptions();
   options.compaction_filter = &filter;
   DestroyAndReopen(options);
-  const Snapshot* snapshot = nullptr;
-  WriteDenseDeletes([&](const std::string& k) { return Put(k, "v"); },
-                    [&](const std::string& k) {
-                      if (snapshot == nullptr) {
-                        snapshot = db_->GetSnapshot();
-                      }
-                      return Delete(k);
-                    });
-  MoveFilesToLevel(3);  // The snapshot keeps the tombstones in L3.
+  const Snapshot* snapshot = WriteDenseDeletesUnderASnapshot();
   db_->ReleaseSnapshot(snapshot);
   ASSERT_OK(Put("zzz", "v"));
   ASSERT_OK(Flush());

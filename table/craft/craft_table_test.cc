@@ -101,6 +101,27 @@ class CraftTableTest : public testing::Test {
     ASSERT_OK((*db)->Flush(FlushOptions()));
   }
 
+  // The closed DB's LOG says a table's filter was refused as damaged.
+  static void ExpectFilterRefusedInLog(const Options& options,
+                                       const std::string& dbname) {
+    std::string log;
+    ASSERT_OK(ReadFileToString(options.env, dbname + "/LOG", &log));
+    EXPECT_NE(log.find("CRaFT filter of a table ignored: Corruption"),
+              std::string::npos);
+  }
+
+  // OpenWithEvenKeys, then closes the DB; *path is its one table file.
+  void WriteEvenKeysTable(const Options& options, const std::string& name,
+                          std::string* path) {
+    std::unique_ptr<DB> db;
+    OpenWithEvenKeys(options, name, &db);
+    ASSERT_NE(db, nullptr);
+    std::vector<LiveFileMetaData> files;
+    db->GetLiveFilesMetaData(&files);
+    ASSERT_EQ(files.size(), 1u);
+    *path = files[0].directory + "/" + files[0].relative_filename;
+  }
+
   // Bounded seeks between those keys, all empty: returns how many found one.
   static int SeekBetweenEvenKeys(DB* db) {
     int found = 0;
@@ -788,15 +809,8 @@ TEST_F(CraftTableTest, MetadataIsReadByTheFirstSeekThatAsks) {
 TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
   Options options = SeekTestOptions();
   const std::string dbname = dir_ + "/damageddb";
-  std::unique_ptr<DB> db;
-  OpenWithEvenKeys(options, "damageddb", &db);
-  ASSERT_NE(db, nullptr);
-  std::vector<LiveFileMetaData> files;
-  db->GetLiveFilesMetaData(&files);
-  ASSERT_EQ(files.size(), 1u);
-  const std::string path =
-      files[0].directory + "/" + files[0].relative_filename;
-  db.reset();
+  std::string path;
+  WriteEvenKeysTable(options, "damageddb", &path);
 
   // Flip a byte in the middle of the metadata block.
   BlockHandle handle;
@@ -818,7 +832,7 @@ TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
 
   DB* raw = nullptr;
   ASSERT_OK(DB::Open(options, dbname, &raw));
-  db.reset(raw);
+  std::unique_ptr<DB> db(raw);
   EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
   EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
   EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_CHECKED), 0u);
@@ -828,10 +842,7 @@ TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
   EXPECT_EQ(row.with_filter, 1u);
   EXPECT_EQ(row.not_loaded, 1u);
   db.reset();  // Closing flushes the LOG.
-  std::string log;
-  ASSERT_OK(ReadFileToString(options.env, dbname + "/LOG", &log));
-  EXPECT_NE(log.find("CRaFT filter of a table ignored: Corruption"),
-            std::string::npos);
+  ExpectFilterRefusedInLog(options, dbname);
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
@@ -845,15 +856,8 @@ TEST_F(CraftTableTest, DamagedFilterWithoutChecksumsIsRefused) {
     table->checksum = kNoChecksum;
   });
   const std::string dbname = dir_ + "/nochecksumdb";
-  std::unique_ptr<DB> db;
-  OpenWithEvenKeys(options, "nochecksumdb", &db);
-  ASSERT_NE(db, nullptr);
-  std::vector<LiveFileMetaData> files;
-  db->GetLiveFilesMetaData(&files);
-  ASSERT_EQ(files.size(), 1u);
-  const std::string path =
-      files[0].directory + "/" + files[0].relative_filename;
-  db.reset();
+  std::string path;
+  WriteEvenKeysTable(options, "nochecksumdb", &path);
 
   CraftMetadata metadata;
   std::vector<CraftPartition> partitions;
@@ -869,7 +873,7 @@ TEST_F(CraftTableTest, DamagedFilterWithoutChecksumsIsRefused) {
 
   DB* raw = nullptr;
   ASSERT_OK(DB::Open(options, dbname, &raw));
-  db.reset(raw);
+  std::unique_ptr<DB> db(raw);
   for (int i = 0; i < 20000; i += 2) {
     char key[16];
     snprintf(key, sizeof(key), "k%06d", i * 10);
@@ -878,10 +882,7 @@ TEST_F(CraftTableTest, DamagedFilterWithoutChecksumsIsRefused) {
   }
   EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_EMPTY), 0u);
   db.reset();  // Closing flushes the LOG.
-  std::string log;
-  ASSERT_OK(ReadFileToString(options.env, dbname + "/LOG", &log));
-  EXPECT_NE(log.find("CRaFT filter of a table ignored: Corruption"),
-            std::string::npos);
+  ExpectFilterRefusedInLog(options, dbname);
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
