@@ -75,6 +75,10 @@ set_tests_properties(lodestone.consumer PROPERTIES LABELS lodestone TIMEOUT 600)
 add_test(NAME lodestone.bench_tool
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/bench/tests)
 set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 300)
+# The upstream lines the patch series changes, held to patches/BUDGET.
+add_test(NAME lodestone.patch_budget
+  COMMAND python3 ${LODESTONE_ROOT}/tools/patch_budget.py)
+set_tests_properties(lodestone.patch_budget PROPERTIES LABELS lodestone TIMEOUT 60)
 # tools/stress/trace_prefix.py, on a hand-built trace.
 add_test(NAME lodestone.stress_tools
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/stress/tests)
