@@ -72,3 +72,17 @@ def test_location_cache_needs_gets_that_tables_answered():
     assert not crashtest.made_progress("location_cache", empty)
     full = dict(empty, found_in_tables=20000)
     assert crashtest.made_progress("location_cache", full)
+
+
+def test_no_location_cache_hits_claimed_where_every_read_takes_a_snapshot():
+    # Seed 2401004: use_multiget with check_multiget_consistency, every
+    # MultiGet under an explicit snapshot; 1,593,829 lookups, none populated.
+    assert "location_cache" not in crashtest.claims_of(
+        _reads(use_multiget=1, check_multiget_consistency=1))
+    assert "location_cache" not in crashtest.claims_of(_reads(use_multiget=1))
+    assert crashtest.claims_of(
+        _reads(use_multiget=1, check_multiget_consistency=0)).get(
+            "location_cache") == "hits"
+    assert crashtest.claims_of(
+        _reads(use_multiget=0, check_multiget_consistency=1)).get(
+            "location_cache") == "hits"
