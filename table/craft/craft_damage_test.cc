@@ -105,7 +105,7 @@ Outcome Read(const StoredFilter& f, const std::string& bytes,
     }
   }
   CraftFilterReader reader(metadata);
-  reader.set_ask_next_partition(true);
+  reader.set_confirm_first_keys(true);
   const CraftPartitionLoader loader = [&](size_t index,
                                           const CraftPartition** partition,
                                           Cleanable*) {

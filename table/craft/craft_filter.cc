@@ -501,34 +501,32 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
   if (next < parts.size() && metadata_.FirstKeyBefore(next, hi)) {
     return true;
   }
-  // Before every key the first partition's trie answers too, not its first
-  // key in the metadata alone: the trie stores what the key's bytes past its
-  // distinguishing prefix cannot be checked against.
+  if (p < 0 && !confirm_first_keys_) {
+    return false;  // lo sorts before every key and the first key is >= hi.
+  }
+  // Before every key, with confirm_first_keys_, the first partition's trie
+  // answers instead of its first key alone.
+  if (PartitionMayHold(static_cast<size_t>(std::max(p, 0)), lo, hi, loader,
+                       status)) {
+    return true;
+  }
+  // The next partition's first key said the range ends before it.
+  return confirm_first_keys_ && p >= 0 && next < parts.size() &&
+         PartitionMayHold(next, lo, hi, loader, status);
+}
+
+bool CraftFilterReader::PartitionMayHold(size_t index, const Slice& lo,
+                                         const Slice& hi,
+                                         const CraftPartitionLoader& loader,
+                                         Status* status) const {
   const CraftPartition* partition = nullptr;
   Cleanable pin;  // Holds the partition (e.g. its block cache entry).
-  Status s = loader(static_cast<size_t>(std::max(p, 0)), &partition, &pin);
+  Status s = loader(index, &partition, &pin);
   if (!s.ok() || partition == nullptr) {
     if (status != nullptr) {
       *status = s;
     }
     return true;  // Never a false negative, even on a damaged partition.
-  }
-  if (partition->RangeMayExist(lo, hi)) {
-    return true;
-  }
-  if (!ask_next_partition_ || next >= parts.size()) {
-    return false;
-  }
-  // The next partition's first key said the range ends before it; its trie
-  // confirms that, in case the key's bytes past what the trie checks were
-  // damaged upward.
-  Cleanable next_pin;
-  s = loader(next, &partition, &next_pin);
-  if (!s.ok() || partition == nullptr) {
-    if (status != nullptr) {
-      *status = s;
-    }
-    return true;
   }
   return partition->RangeMayExist(lo, hi);
 }

@@ -206,12 +206,13 @@ class CraftFilterReader {
   explicit CraftFilterReader(CraftMetadata metadata)
       : metadata_(std::move(metadata)) {}
 
-  // For a table read without checksums: a range found empty in its
-  // partition is also asked of the next partition's trie, so that a range
-  // never ends "before" the next partition on the word of a first key whose
-  // bytes past the trie's reach nothing checked. Costs a partition lookup
-  // for each empty range that is not in the last partition.
-  void set_ask_next_partition(bool ask) { ask_next_partition_ = ask; }
+  // For a table read without checksums: an answer never rests on a
+  // partition's first key in the metadata alone, whose bytes past what its
+  // trie stores nothing has checked. A range before every key is asked of
+  // the first partition's trie, and a range found empty in its partition
+  // also of the next partition's. Costs a partition lookup for each such
+  // range; off, the answers are the metadata's (checksums vouch for it).
+  void set_confirm_first_keys(bool confirm) { confirm_first_keys_ = confirm; }
 
   // May [lo, hi) hold a key of the table? A partition that fails to load
   // answers "maybe" (and the error is returned in *status when given).
@@ -239,8 +240,14 @@ class CraftFilterReader {
   const CraftMetadata& metadata() const { return metadata_; }
 
  private:
+  // Whether partition `index` may hold a key in [lo, hi); true when it
+  // cannot be loaded.
+  bool PartitionMayHold(size_t index, const Slice& lo, const Slice& hi,
+                        const CraftPartitionLoader& loader,
+                        Status* status) const;
+
   CraftMetadata metadata_;
-  bool ask_next_partition_ = false;
+  bool confirm_first_keys_ = false;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -142,7 +142,7 @@ const CraftTableReader::Loaded* CraftTableReader::Load(
   }
   auto fresh = std::make_unique<Loaded>(
       std::move(metadata), metadata_handle_.size(), pin_partitions_);
-  fresh->filter.set_ask_next_partition(rep_->footer.checksum_type() ==
+  fresh->filter.set_confirm_first_keys(rep_->footer.checksum_type() ==
                                        kNoChecksum);
   if (loaded_.compare_exchange_strong(current, fresh.get(),
                                       std::memory_order_acq_rel,
