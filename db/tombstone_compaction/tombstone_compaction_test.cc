@@ -3,7 +3,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -13,6 +15,7 @@
 #include "db/tombstone_compaction/tombstone_stats.h"
 #include "rocksdb/compaction_filter.h"
 #include "rocksdb/listener.h"
+#include "rocksdb/utilities/transaction_db.h"
 #include "test_util/mock_time_env.h"
 #include "util/coding.h"
 
@@ -648,6 +651,68 @@ TEST_F(TombstoneCompactionTest, OnePickWithAFilterThatKeepsEverything) {
   EXPECT_EQ(Get(Key(0)), "v");
   EXPECT_EQ(Get(Key(1)), "NOT_FOUND");
 }
+
+// With a snapshot checker (WritePrepared transactions), asking for the
+// snapshot context takes a job snapshot. The density picker asks before it
+// picks and the compaction asks again; a second job snapshot released the
+// first under the DB mutex, which ReleaseSnapshot takes again: every
+// compaction hung with the mutex held (universal compaction had the same
+// two calls). Each case runs one non-trivial compaction to its end.
+class TombstoneCompactionJobSnapshotTest
+    : public TombstoneCompactionTest,
+      public testing::WithParamInterface<CompactionStyle> {};
+
+TEST_P(TombstoneCompactionJobSnapshotTest, WritePreparedCompactionFinishes) {
+  Options options = BaseOptions();
+  options.compaction_style = GetParam();
+  options.level0_file_num_compaction_trigger = 2;
+  options.tombstone_density_trigger = 0.5;
+  options.tombstone_density_window = 8;
+  DestroyAndReopen(options);
+  Close();
+  TransactionDBOptions txn_db_options;
+  txn_db_options.write_policy = TxnDBWritePolicy::WRITE_PREPARED;
+  TransactionDB* txn_db = nullptr;
+  ASSERT_OK(TransactionDB::Open(options, txn_db_options, dbname_, &txn_db));
+  std::unique_ptr<TransactionDB> guard(txn_db);
+  // Two overlapping L0 files, then wait: the flush of the second already
+  // waits on the DB mutex, so all of it runs where a deadline can watch.
+  std::future<Status> waited = std::async(std::launch::async, [txn_db] {
+    for (int file = 0; file < 2; file++) {
+      for (int i = 0; i < 100; i++) {
+        Status s = txn_db->Put(WriteOptions(), Key(i), "v" + std::to_string(file));
+        if (s.ok() && i == 99) {
+          s = txn_db->Delete(WriteOptions(), Key(1000 + file));
+        }
+        if (!s.ok()) {
+          return s;
+        }
+      }
+      Status s = txn_db->Flush(FlushOptions());
+      if (!s.ok()) {
+        return s;
+      }
+    }
+    return txn_db->WaitForCompact(WaitForCompactOptions());
+  });
+  if (waited.wait_for(std::chrono::seconds(60)) !=
+      std::future_status::ready) {
+    // The DB mutex is held for good: nothing can close the DB.
+    fprintf(stderr, "compaction deadlocked with the DB mutex held\n");
+    std::_Exit(1);
+  }
+  ASSERT_OK(waited.get());
+  ColumnFamilyMetaData meta;
+  txn_db->GetColumnFamilyMetaData(txn_db->DefaultColumnFamily(), &meta);
+  EXPECT_EQ(meta.levels[0].files.size(), 0u);
+  std::string value;
+  ASSERT_OK(txn_db->Get(ReadOptions(), Key(5), &value));
+  EXPECT_EQ(value, "v1");
+}
+
+INSTANTIATE_TEST_CASE_P(Styles, TombstoneCompactionJobSnapshotTest,
+                        testing::Values(kCompactionStyleLevel,
+                                        kCompactionStyleUniversal));
 
 // Per-key placement (preclude_last_level_data_seconds) keeps recent data,
 // tombstones included, in the level above the last: a pick there writes
