@@ -68,6 +68,11 @@ lodestone_upstream_test(db/db_compaction_test.cc
 # DBImpl::NewIteratorImpl: the iterator tests and range deletions.
 lodestone_upstream_test(db/db_iterator_test.cc)
 lodestone_upstream_test(db/db_range_del_test.cc FILTER "-*Slow*:*Large*")
+# 0042 the job snapshot a compaction takes with a snapshot checker: the
+# write-prepared tests of compactions under snapshots.
+lodestone_upstream_test(
+  utilities/transactions/write_prepared_transaction_test.cc
+  FILTER "*Compaction*:*SeqZeroing*")
 # Tombstone-aware compaction patches the leveled picker and Compaction.
 lodestone_upstream_test(db/compaction/compaction_picker_test.cc)
 # The location cache (0022) hooks Version::Get/MultiGet, flush (BuildTable)
