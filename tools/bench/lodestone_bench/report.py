@@ -74,6 +74,35 @@ def ticker_table(results):
     return rows
 
 
+def per_op_ticker_table(results):
+    """Per (step, variant): each ticker the scenario lists under
+    "per_op_tickers" divided by the operations of that step's run (all its
+    benchmarks: the DB's Statistics span the whole db_bench process), the
+    median over repetitions. Block reads per Get, for example."""
+    names = results["scenario"].get("per_op_tickers", [])
+    if not names:
+        return []
+    rows = []
+    for step in results["scenario"]["steps"]:
+        for variant in results["scenario"]["variants"]:
+            per_name = {n: [] for n in names}
+            for run in results["runs"]:
+                if run["step"] != step["name"] or run["variant"] != variant:
+                    continue
+                ops = sum(b.get("operations") or 0
+                          for b in run["parsed"]["benchmarks"])
+                tickers = run["parsed"].get("tickers", {})
+                for n in names:
+                    if ops > 0 and tickers.get(n) is not None:
+                        per_name[n].append(tickers[n] / ops)
+            if any(per_name.values()):
+                row = {"step": step["name"], "variant": variant}
+                for n in names:
+                    row[n] = statistics.median(per_name[n]) if per_name[n] else None
+                rows.append(row)
+    return rows
+
+
 LATENCY_PERCENTILES = ["P50", "P99", "P99.9"]
 
 
@@ -346,6 +375,16 @@ def markdown(results, table):
         for row in tickers:
             lines.append("| %s | %s |" % (row["variant"], " | ".join(
                 "-" if row[n] is None else "%.0f" % row[n] for n in names)))
+    per_op = per_op_ticker_table(results)
+    if per_op:
+        names = results["scenario"]["per_op_tickers"]
+        lines += ["", "Per operation (ticker / operations of the step's db_bench "
+                  "run, both passes; median over repetitions):", "",
+                  "| step | variant | " + " | ".join(names) + " |",
+                  "|---|---|" + "---:|" * len(names)]
+        for row in per_op:
+            lines.append("| %s | %s | %s |" % (row["step"], row["variant"], " | ".join(
+                "-" if row[n] is None else "%.3f" % row[n] for n in names)))
     latency = latency_table(results)
     if latency:
         lines += ["", "Latency per operation in microseconds (db_bench --histogram: "

@@ -136,14 +136,18 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
     os.makedirs(raw_dir, exist_ok=True)
     os.makedirs(db_root, exist_ok=True)  # db_bench creates only the DB dir.
     # "shared_fill": {"variant": v, "steps": n}: each repetition, variant v
-    # runs the first n steps once and every variant runs the rest on a copy
-    # of that DB, so all read the same files (each fill would cut its tables
-    # and leave its L0 differently). Those steps are logged, not compared.
+    # runs the first n steps once and every variant runs the rest on a
+    # checkpoint of that DB, so all read the same files (each fill would cut
+    # its tables and leave its L0 differently). Those steps are logged, not
+    # compared. With "once": true the fill runs once for all repetitions (a
+    # DB too large to build per repetition; the read steps must not depend
+    # on what an earlier repetition did to its own checkpoint).
     shared = scenario.get("shared_fill")
     shared_steps = shared["steps"] if shared else 0
+    shared_once = bool(shared and shared.get("once"))
     shared_path = os.path.join(db_root, "%s-shared" % scenario["name"])
     for rep in range(repetitions):
-        if shared:
+        if shared and (rep == 0 or not shared_once):
             shutil.rmtree(shared_path, ignore_errors=True)
             _run_shared_fill(scenario, binaries, shared, rep, shared_path,
                              raw_dir, log)
@@ -154,7 +158,7 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
             db_path = os.path.join(db_root, "%s-%s" % (scenario["name"], variant))
             shutil.rmtree(db_path, ignore_errors=True)  # A fresh DB each rep.
             if shared:
-                shutil.copytree(shared_path, db_path)
+                checkpoint(shared_path, db_path)
             for step in scenario["steps"][shared_steps:]:
                 tag = "%s.rep%d.%s" % (variant, rep, step["name"])
                 report = os.path.join(raw_dir, tag + ".csv") \
@@ -188,6 +192,29 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
     if shared:
         shutil.rmtree(shared_path, ignore_errors=True)
     return runs
+
+
+# Files a DB never changes once written: a checkpoint may link them.
+_IMMUTABLE_SUFFIXES = (".sst", ".blob")
+
+
+def checkpoint(src, dst):
+    """A copy of the closed DB in src at dst, as RocksDB's Checkpoint makes
+    one: table and blob files hard-linked (the DB at dst may delete its
+    links, never change the files), everything else (MANIFEST, CURRENT,
+    OPTIONS, WAL, LOG) copied. Falls back to copying across file systems."""
+    os.makedirs(dst)
+    for name in sorted(os.listdir(src)):
+        s, d = os.path.join(src, name), os.path.join(dst, name)
+        if os.path.isdir(s):
+            shutil.copytree(s, d)
+        elif name.endswith(_IMMUTABLE_SUFFIXES):
+            try:
+                os.link(s, d)
+            except OSError:
+                shutil.copy2(s, d)
+        else:
+            shutil.copy2(s, d)
 
 
 def _run_shared_fill(scenario, binaries, shared, rep, db_path, raw_dir, log):

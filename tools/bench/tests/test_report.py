@@ -120,6 +120,21 @@ def test_tickers_come_from_the_named_step():
     assert [r["t"] for r in report.ticker_table(results)] == [1, 1]
 
 
+def test_per_op_tickers_divide_by_the_runs_operations():
+    results = _results()
+    for run in results["runs"]:
+        for b in run["parsed"]["benchmarks"]:
+            b["operations"] = 1000
+        run["parsed"]["tickers"] = {"reads": 500 * (1 + run["rep"])}
+    assert report.per_op_ticker_table(results) == []
+    results["scenario"]["per_op_tickers"] = ["reads", "absent"]
+    rows = report.per_op_ticker_table(results)
+    assert len(rows) == 4  # two steps, two variants
+    assert all(r["reads"] == 0.5 and r["absent"] is None for r in rows)
+    results["provenance"] = {}
+    assert "| read | stock | 0.500 | - |" in report.markdown(results, [])
+
+
 def test_scaling_grows_the_named_flags_everywhere():
     from lodestone_bench.scenario import base_name, scaled
     scenario = {"name": "deep", "baseline": "stock",

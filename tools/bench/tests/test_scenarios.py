@@ -141,3 +141,30 @@ echo "$bench :       1.000 micros/op 1000 ops/sec 1.000 seconds 1000 operations;
     with pytest.raises(ScenarioError):
         validate(dict(scenario, shared_fill={"variant": "lodestone",
                                              "steps": 2}))
+
+    # "once": one fill for every repetition.
+    calls.write_text("")
+    scenario["shared_fill"]["once"] = True
+    validate(scenario)
+    runs = runner.run_scenario(scenario, binaries, 3, str(tmp_path / "out2"),
+                               str(tmp_path / "db2"), allow_debug=True,
+                               log=lambda *a: None)
+    lines = calls.read_text().split("\n")
+    assert len([l for l in lines if l.startswith("fill ")]) == 1
+    assert len([l for l in lines if l.startswith("read ")]) == 6
+    assert len(runs) == 6
+
+
+def test_a_checkpoint_links_tables_and_copies_the_rest(tmp_path):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.mkdir()
+    (src / "000012.sst").write_text("table")
+    (src / "MANIFEST-000005").write_text("manifest")
+    (src / "CURRENT").write_text("MANIFEST-000005\n")
+    runner.checkpoint(str(src), str(dst))
+    assert (dst / "000012.sst").stat().st_ino == (src / "000012.sst").stat().st_ino
+    assert (dst / "MANIFEST-000005").stat().st_ino != \
+        (src / "MANIFEST-000005").stat().st_ino
+    (dst / "MANIFEST-000005").write_text("changed")
+    assert (src / "MANIFEST-000005").read_text() == "manifest"
+    assert (dst / "CURRENT").read_text() == "MANIFEST-000005\n"
