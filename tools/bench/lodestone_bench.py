@@ -53,6 +53,14 @@ def write_headline(path):
     print("wrote %s" % path)
 
 
+def report_archived(dest):
+    if dest is None:
+        print("not archived: measured in a working tree with uncommitted "
+              "changes (the archive keeps clean commits only)")
+    else:
+        print("archived in %s" % dest)
+
+
 def write_outputs(results, out_dir):
     table = report.summarize(results)
     results["summary"] = table
@@ -85,7 +93,7 @@ def run_one(scenario, args, out_dir):
     }
     write_outputs(results, out_dir)
     if args.archive:
-        print("archived in %s" % archive.archive(results, out_dir, ARCHIVE_ROOT))
+        report_archived(archive.archive(results, out_dir, ARCHIVE_ROOT))
     return results
 
 
@@ -119,7 +127,7 @@ def write_scale(results_list, out_dir, archive_it=False):
     print(md)
     print("wrote %s/scale.json, scale.md, %s" % (out_dir, os.path.basename(png)))
     if archive_it:
-        print("archived in %s" % archive.archive_scale(doc, out_dir, ARCHIVE_ROOT))
+        report_archived(archive.archive_scale(doc, out_dir, ARCHIVE_ROOT))
 
 
 def cmd_scale(args):
@@ -140,7 +148,7 @@ def cmd_scale_report(args):
         with open(path) as f:
             results_list.append(json.load(f))
         if args.archive:
-            print("archived in %s" % archive.archive(
+            report_archived(archive.archive(
                 results_list[-1], os.path.dirname(path), ARCHIVE_ROOT))
     write_scale(results_list, args.out or os.path.join(
         runner.REPO, "build", "bench", base_name(results_list[0]["scenario"]) + "_scale"),
@@ -152,7 +160,7 @@ def cmd_archive(args):
     for path in args.results:
         with open(path) as f:
             results = json.load(f)
-        print("archived in %s" % archive.archive(
+        report_archived(archive.archive(
             results, os.path.dirname(os.path.abspath(path)), ARCHIVE_ROOT))
     write_headline(HEADLINE_PAGE)
     return 0

@@ -7,9 +7,10 @@ Layout (in the repository, so results travel with the code they measured):
   benchmarks/<run id>/<scenario>/*.png          its plots
   benchmarks/README.md                          generated: the headline table
 
-A run id is "<UTC date>_<commit>" ("_dirty" appended when the working tree
-had uncommitted changes), taken from the results' provenance, so that every
-scenario of one main job lands in one directory. Archived runs are never
+A run id is "<UTC date>_<commit>", taken from the results' provenance, so
+that every scenario of one main job lands in one directory. Results from a
+working tree with uncommitted changes are not archived: nobody could
+rebuild what they measured. Archived runs are never
 rewritten; the headline page takes, for each headline scenario, the newest
 archived run of it."""
 
@@ -44,14 +45,21 @@ def _compact(results):
 def run_id(provenance):
     date = (provenance.get("date") or "unknown")[:10]
     commit = provenance.get("git_commit") or "nocommit"
-    if provenance.get("git_dirty"):
-        commit += "_dirty"
     return "%s_%s" % (date, commit)
+
+
+def archivable(provenance):
+    """Whether results with this provenance may enter the archive: measured
+    at a commit, with a clean working tree."""
+    return bool(provenance.get("git_commit")) and not provenance.get("git_dirty")
 
 
 def archive(results, out_dir, archive_root):
     """Copies a scenario's results (written to out_dir) into the archive and
-    returns the directory it wrote."""
+    returns the directory it wrote; None, archiving nothing, for results
+    that are not archivable."""
+    if not archivable(results.get("provenance", {})):
+        return None
     dest = os.path.join(archive_root, run_id(results["provenance"]),
                         results["scenario"]["name"])
     if os.path.realpath(out_dir) == os.path.realpath(dest):
@@ -79,6 +87,8 @@ def archive_scale(doc, out_dir, archive_root):
     out_dir by `scale` or `scale-report`) into the archive, beside the
     largest factor's run: benchmarks/<run id>/<scenario>_scale/."""
     largest = max(doc["runs"], key=lambda r: r.get("factor", 1))
+    if not all(archivable(r.get("provenance", {})) for r in doc["runs"]):
+        return None
     dest = os.path.join(archive_root, run_id(largest.get("provenance", {})),
                         doc["scenario"] + "_scale")
     os.makedirs(dest, exist_ok=True)

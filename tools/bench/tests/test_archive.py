@@ -38,9 +38,13 @@ def test_a_run_lands_under_its_date_and_commit(tmp_path):
     dest = _archive(tmp_path, _results("smoke", "2026-11-25T10:00:00+00:00", "abc1234", 1.5))
     assert dest == str(tmp_path / "benchmarks" / "2026-11-25_abc1234" / "smoke")
     assert sorted(os.listdir(dest)) == ["plot.png", "results.json", "results.md"]
+
+
+def test_a_run_from_an_uncommitted_tree_is_not_archived(tmp_path):
     dirty = _archive(tmp_path, _results("smoke", "2026-11-25T11:00:00+00:00", "def5678", 1.5,
                                         dirty=True))
-    assert os.path.basename(os.path.dirname(dirty)) == "2026-11-25_def5678_dirty"
+    assert dirty is None
+    assert not (tmp_path / "benchmarks").exists()
 
 
 def test_archiving_an_archived_run_leaves_it_as_it_is(tmp_path):
