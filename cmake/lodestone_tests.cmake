@@ -122,6 +122,8 @@ lodestone_gtest(tombstone_run_conversion_test
 # FADE).
 lodestone_gtest(tombstone_compaction_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_compaction_test.cc)
+lodestone_gtest(tombstone_stats_format_test
+  SOURCES ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_stats_format_test.cc)
 
 # tools/ldb_commands: our ldb commands.
 lodestone_gtest(ldb_commands_test

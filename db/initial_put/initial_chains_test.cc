@@ -67,6 +67,12 @@ class InitialChainsTest : public testing::Test {
   CompactionIterationStats stats_;
 };
 
+// Tables with initial puts carry their count under this property name
+// (a varint64): pinned, as every table written so far holds it.
+TEST(InitialPutsFormatTest, TablePropertyName) {
+  EXPECT_STREQ(kInitialPutsProperty, "rocksdb.lodestone.num.initial.puts");
+}
+
 TEST_F(InitialChainsTest, DeleteDropsItsChainDownToTheInitialPut) {
   Read({{"k", 10, kTypeDeletion},
         {"k", 9, kTypeValue},
