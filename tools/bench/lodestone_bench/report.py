@@ -3,9 +3,20 @@
 import statistics
 
 
+def speed(bench):
+    """Operations per second of one db_bench benchmark. A one-operation
+    benchmark (compact, waitforcompaction) reports an integer ops/sec that
+    rounds a 0.6 s compaction to 1 and a 1.2 s one to 0: its speed comes
+    from its elapsed time (micros/op) instead."""
+    if bench.get("operations") is not None and bench["operations"] <= 1 \
+            and bench.get("micros_per_op"):
+        return 1e6 / bench["micros_per_op"]
+    return bench["ops_per_sec"]
+
+
 def summarize(results):
-    """Per (step, benchmark, variant): ops/sec over repetitions, and per
-    variant the ratio to the baseline, repetition by repetition."""
+    """Per (step, benchmark, variant): ops/sec over repetitions (speed()),
+    and per variant the ratio to the baseline, repetition by repetition."""
     baseline = results["scenario"]["baseline"]
     table = []
     steps = results["scenario"]["steps"]
@@ -27,7 +38,7 @@ def summarize(results):
                         continue
                     for b in run["parsed"]["benchmarks"]:
                         if b["name"] == name:
-                            per_rep[run["rep"]] = b["ops_per_sec"]
+                            per_rep[run["rep"]] = speed(b)
                 per_variant[variant] = per_rep
             base = per_variant.get(baseline, {})
             for variant in variants:
@@ -289,6 +300,12 @@ def plot_scale(doc, path_prefix):
     return out
 
 
+def _fmt_ops(x):
+    """Whole operations per second, or three digits below 100 (a
+    one-operation step's speed, from its elapsed time)."""
+    return "%.0f" % x if x >= 100 else "%.3g" % x
+
+
 def _fmt_ratio(x):
     return "-" if x is None else "%.3f" % x
 
@@ -363,9 +380,9 @@ def markdown(results, table):
         "|---|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in table:
-        lines.append("| %s | %s | %s | %.0f | %.0f..%.0f | %s | %s | %s |" % (
-            r["step"], r["benchmark"], r["variant"], r["ops_median"],
-            r["ops_min"], r["ops_max"], _fmt_ratio(r["ratio_min"]),
+        lines.append("| %s | %s | %s | %s | %s..%s | %s | %s | %s |" % (
+            r["step"], r["benchmark"], r["variant"], _fmt_ops(r["ops_median"]),
+            _fmt_ops(r["ops_min"]), _fmt_ops(r["ops_max"]), _fmt_ratio(r["ratio_min"]),
             _fmt_ratio(r["ratio_median"]), _fmt_ratio(r["ratio_max"])))
     tickers = ticker_table(results)
     names = results["scenario"].get("tickers", [])

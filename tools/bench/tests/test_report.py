@@ -135,6 +135,28 @@ def test_per_op_tickers_divide_by_the_runs_operations():
     assert "| read | stock | 0.500 | - |" in report.markdown(results, [])
 
 
+def test_a_one_operation_step_is_compared_by_elapsed_time():
+    # db_bench prints a 0.6 s compaction as 1 ops/sec and a 1.2 s one as 0.
+    def compact(micros, ops_per_sec):
+        return {"name": "compact", "micros_per_op": micros,
+                "ops_per_sec": ops_per_sec, "operations": 1, "latency": None}
+    results = {
+        "scenario": {"name": "c", "baseline": "stock",
+                     "variants": {"stock": {}, "lc": {}},
+                     "steps": [{"name": "fill", "benchmarks": "compact"}]},
+        "runs": [{"step": "fill", "variant": "stock", "rep": 0,
+                  "parsed": {"benchmarks": [compact(600000.0, 1.0)]}},
+                 {"step": "fill", "variant": "lc", "rep": 0,
+                  "parsed": {"benchmarks": [compact(1200000.0, 0.0)]}}],
+        "repetitions": 1, "provenance": {},
+    }
+    rows = {r["variant"]: r for r in report.summarize(results)}
+    assert rows["lc"]["ratio_median"] == pytest.approx(0.5)
+    assert rows["stock"]["ops_median"] == pytest.approx(1 / 0.6)
+    assert "| fill | compact | lc | 0.833 | 0.833..0.833 |" in \
+        report.markdown(results, report.summarize(results))
+
+
 def test_scaling_grows_the_named_flags_everywhere():
     from lodestone_bench.scenario import base_name, scaled
     scenario = {"name": "deep", "baseline": "stock",
