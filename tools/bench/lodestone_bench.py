@@ -169,7 +169,10 @@ def cmd_archive(args):
 def cmd_report(args):
     with open(args.results) as f:
         results = json.load(f)
-    write_outputs(results, os.path.dirname(os.path.abspath(args.results)))
+    out_dir = args.out or os.path.join(runner.REPO, "build", "bench",
+                                       results["scenario"]["name"] + "_report")
+    os.makedirs(out_dir, exist_ok=True)
+    write_outputs(results, out_dir)
     return 0
 
 
@@ -210,6 +213,9 @@ def main(argv=None):
                      help="also archive the runs and the scale table in benchmarks/")
     rep = sub.add_parser("report", help="rebuild tables and plots from results.json")
     rep.add_argument("results")
+    rep.add_argument("--out", default="",
+                     help="where to write them (default build/bench/<scenario>_report:"
+                          " an archived run is never rewritten)")
     arc = sub.add_parser("archive", help="copy existing results into benchmarks/")
     arc.add_argument("results", nargs="+")
     head = sub.add_parser("headline", help="regenerate the headline page from benchmarks/")

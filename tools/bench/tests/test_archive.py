@@ -8,7 +8,8 @@ from lodestone_bench import archive
 
 def _results(name, date, commit, ratio, dirty=False):
     return {
-        "scenario": {"name": name, "baseline": "stock"},
+        "scenario": {"name": name, "baseline": "stock",
+                     "steps": [{"name": "read"}, {"name": "compact"}]},
         "repetitions": 3,
         "provenance": {"date": date, "git_commit": commit, "git_dirty": dirty},
         "summary": [
@@ -37,7 +38,7 @@ def _archive(tmp_path, results):
 def test_a_run_lands_under_its_date_and_commit(tmp_path):
     dest = _archive(tmp_path, _results("smoke", "2026-11-25T10:00:00+00:00", "abc1234", 1.5))
     assert dest == str(tmp_path / "benchmarks" / "2026-11-25_abc1234" / "smoke")
-    assert sorted(os.listdir(dest)) == ["plot.png", "results.json", "results.md"]
+    assert sorted(os.listdir(dest)) == ["results.json", "results.md"]  # no plots
 
 
 def test_a_run_from_an_uncommitted_tree_is_not_archived(tmp_path):
@@ -67,10 +68,38 @@ def test_the_headline_takes_each_scenarios_newest_run(tmp_path):
     assert "| smoke | read | readrandom | lodestone | 2.500 | 2.400..2.600 | 3 |" in page
     assert "1.250" not in page
     assert "| queue | read | readrandom | lodestone | 3.000 |" in page
-    assert "| craft_seek | - | - | - | - | - | - | not archived yet |" in page
+    assert "| craft_seek | - | - | - | - | - | - | - | not archived yet |" in page
     # Baseline rows and steps without a ratio are left out.
     assert "| stock |" not in page
     assert "compact" not in page
+
+
+def test_the_headline_claims_only_what_was_compared_often_enough(tmp_path):
+    _archive(tmp_path, _results("smoke", "2026-11-26T10:00:00+00:00", "s000001", 1.0))
+    once = _results("queue", "2026-11-26T10:00:00+00:00", "q000001", 3.0)
+    once["repetitions"] = 1
+    _archive(tmp_path, once)
+    runs = _results("tombstone_runs", "2026-11-26T10:00:00+00:00", "t000001", 1.05)
+    # A step that names its binary runs it in every variant: no comparison.
+    runs["scenario"]["steps"].append({"name": "scatter", "binary": "lodestone"})
+    runs["summary"].append(
+        {"step": "scatter", "benchmark": "seekrandom", "variant": "lodestone",
+         "ratio_median": 0.9, "ratio_min": 0.9, "ratio_max": 0.9, "reps": 3})
+    runs["summary"].append(
+        {"step": "read", "benchmark": "seekrandom", "variant": "lodestone",
+         "ratio_median": 2.0, "ratio_min": 1.9, "ratio_max": 2.1, "reps": 3})
+    _archive(tmp_path, runs)
+    page = archive.headline_markdown(str(tmp_path / "benchmarks"),
+                                     ["smoke", "queue", "tombstone_runs"])
+    assert "| queue | - | - | - | - | - | 1 | - |" in page
+    assert "too few repetitions" in page
+    assert "scatter" not in page
+    # smoke spans 0.900..1.100: 1.05 is noise, 2.0 is a gain.
+    assert "(0.900..1.100)" in page
+    assert "| tombstone_runs | read | readrandom | lodestone | 1.050 | 0.950..1.150 | 3 " \
+           "| within noise |" in page
+    assert "| tombstone_runs | read | seekrandom | lodestone | 2.000 | 1.900..2.100 | 3 " \
+           "| faster |" in page
 
 
 def test_the_headline_lists_latency_apart_from_throughput(tmp_path):
@@ -106,4 +135,4 @@ def test_a_scale_table_lands_beside_its_largest_run(tmp_path):
         {"factor": 16, "provenance": {"date": "2026-11-27T01:04:43", "git_commit": "bbb"}}]}
     dest = archive.archive_scale(doc, str(out), str(tmp_path / "benchmarks"))
     assert dest == str(tmp_path / "benchmarks" / "2026-11-27_bbb" / "q_scale")
-    assert sorted(os.listdir(dest)) == ["q_ratio_vs_size.png", "scale.json", "scale.md"]
+    assert sorted(os.listdir(dest)) == ["scale.json", "scale.md"]
