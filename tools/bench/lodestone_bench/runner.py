@@ -141,7 +141,10 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
     # its tables and leave its L0 differently). Those steps are logged, not
     # compared. With "once": true the fill runs once for all repetitions (a
     # DB too large to build per repetition; the read steps must not depend
-    # on what an earlier repetition did to its own checkpoint).
+    # on what an earlier repetition did to its own checkpoint). Variants
+    # listed under "own_fill" run the fill steps themselves, each on its own
+    # DB: one that writes tables with options the shared fill's variant
+    # lacks (the every-option variant must read what every option writes).
     shared = scenario.get("shared_fill")
     shared_steps = shared["steps"] if shared else 0
     shared_once = bool(shared and shared.get("once"))
@@ -157,9 +160,11 @@ def run_scenario(scenario, binaries, repetitions, out_dir, db_root,
             variant_binary = scenario["variants"][variant]["binary"]
             db_path = os.path.join(db_root, "%s-%s" % (scenario["name"], variant))
             shutil.rmtree(db_path, ignore_errors=True)  # A fresh DB each rep.
-            if shared:
+            own_fill = shared and variant in shared.get("own_fill", [])
+            if shared and not own_fill:
                 checkpoint(shared_path, db_path)
-            for step in scenario["steps"][shared_steps:]:
+            steps = scenario["steps"] if own_fill else scenario["steps"][shared_steps:]
+            for step in steps:
                 tag = "%s.rep%d.%s" % (variant, rep, step["name"])
                 report = os.path.join(raw_dir, tag + ".csv") \
                     if step.get("interval_report") else None

@@ -49,6 +49,10 @@ def validate(scenario, where="scenario"):
         if shared.get("variant") not in variants:
             raise ScenarioError("%s: shared_fill.variant must be a variant" %
                                 where)
+        for v in shared.get("own_fill", []):
+            if v not in variants or v == shared["variant"]:
+                raise ScenarioError("%s: shared_fill.own_fill names %r, not "
+                                    "another variant" % (where, v))
         steps = shared.get("steps", 0)
         if not isinstance(steps, int) or not 0 < steps < len(scenario["steps"]):
             raise ScenarioError("%s: shared_fill.steps must leave a step to "

@@ -155,6 +155,39 @@ echo "$bench :       1.000 micros/op 1000 ops/sec 1.000 seconds 1000 operations;
     assert len(runs) == 6
 
 
+def test_an_own_fill_variant_writes_its_own_tables(tmp_path):
+    calls = tmp_path / "calls.log"
+    fake = tmp_path / "db_bench"
+    fake.write_text("""#!/bin/sh
+db=""; bench=""
+for a in "$@"; do
+  case "$a" in --db=*) db="${a#--db=}";; --benchmarks=*) bench="${a#--benchmarks=}";; esac
+done
+echo "$bench $db" >> %s
+mkdir -p "$db"
+echo "$bench :       1.000 micros/op 1000 ops/sec 1.000 seconds 1000 operations;"
+""" % calls)
+    fake.chmod(0o755)
+    scenario = {
+        "name": "own", "baseline": "stock",
+        "variants": {"stock": {"binary": "stock"},
+                     "craft": {"binary": "lodestone"},
+                     "all": {"binary": "lodestone"}},
+        "shared_fill": {"variant": "craft", "steps": 1, "own_fill": ["all"]},
+        "steps": [{"name": "fill", "benchmarks": "fill"},
+                  {"name": "read", "benchmarks": "read"}],
+    }
+    validate(scenario)
+    runner.run_scenario(scenario, {"stock": str(fake), "lodestone": str(fake)}, 1,
+                        str(tmp_path / "out"), str(tmp_path / "db"),
+                        allow_debug=True, log=lambda *a: None)
+    lines = [l for l in calls.read_text().split("\n") if l]
+    fills = sorted(l.rsplit("/", 1)[1] for l in lines if l.startswith("fill "))
+    assert fills == ["own-all", "own-shared"]
+    with pytest.raises(ScenarioError):
+        validate(dict(scenario, shared_fill={"variant": "craft", "steps": 1,
+                                             "own_fill": ["craft"]}))
+
 def test_a_checkpoint_links_tables_and_copies_the_rest(tmp_path):
     src, dst = tmp_path / "src", tmp_path / "dst"
     src.mkdir()
