@@ -2,19 +2,17 @@
 show working (claims_of), and how much work its DB must have done before an
 idle feature fails the run (made_progress)."""
 
-import importlib.util
 import os
+import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "lodestone_crashtest", os.path.join(HERE, "..", "lodestone_crashtest.py"))
-crashtest = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(crashtest)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from crashtest import claims  # noqa: E402
 
 
 def picks_judged(mix, written):
     progress = {"keys_written": written, "compact_bytes": 1 << 20}
-    return crashtest.made_progress("tombstone_picks", progress, 10000, mix)
+    return claims.made_progress("tombstone_picks", progress, 10000, mix)
 
 
 def test_tombstone_picks_need_deletes_not_writes():
@@ -33,14 +31,14 @@ def test_tombstone_picks_need_deletes_not_writes():
 
 def test_nothing_compacted_is_never_judged():
     progress = {"keys_written": 100000, "compact_bytes": 0}
-    assert not crashtest.made_progress("tombstone_picks", progress, 10000,
+    assert not claims.made_progress("tombstone_picks", progress, 10000,
                                        "delete_heavy")
 
 
 def test_deletes_written_follows_the_mix():
     # delete_heavy: 30 writes and 20 deletes in every 50 writing operations.
-    assert crashtest.deletes_written("delete_heavy", 5000) == 2000
-    assert crashtest.deletes_written("upstream", 4000) == 500
+    assert claims.deletes_written("delete_heavy", 5000) == 2000
+    assert claims.deletes_written("upstream", 4000) == 500
 
 
 def _reads(**overrides):
@@ -52,15 +50,15 @@ def _reads(**overrides):
 
 
 def test_location_cache_hits_are_claimed_only_where_blocks_get_cached():
-    assert crashtest.claims_of(_reads()).get("location_cache") == "hits"
+    assert claims.claims_of(_reads()).get("location_cache") == "hits"
     # Seed 2211010: reads that insert no block and no prepopulation at
     # flush; 4,922 locations remembered, none could be served.
-    assert "location_cache" not in crashtest.claims_of(_reads(fill_cache=0))
-    assert crashtest.claims_of(
+    assert "location_cache" not in claims.claims_of(_reads(fill_cache=0))
+    assert claims.claims_of(
         _reads(fill_cache=0, prepopulate_block_cache=1)).get("location_cache") == "hits"
     # mmap reads of uncompressed tables never cache their blocks.
-    assert "location_cache" not in crashtest.claims_of(_reads(mmap_read=1))
-    assert crashtest.claims_of(
+    assert "location_cache" not in claims.claims_of(_reads(mmap_read=1))
+    assert claims.claims_of(
         _reads(mmap_read=1, compression_type="lz4")).get("location_cache") == "hits"
 
 
@@ -69,20 +67,20 @@ def test_location_cache_needs_gets_that_tables_answered():
     # answered by a table; too little to judge the cache's hits.
     empty = {"keys_read": 671421, "flush_bytes": 1 << 20,
              "found_in_tables": 161}
-    assert not crashtest.made_progress("location_cache", empty)
+    assert not claims.made_progress("location_cache", empty)
     full = dict(empty, found_in_tables=20000)
-    assert crashtest.made_progress("location_cache", full)
+    assert claims.made_progress("location_cache", full)
 
 
 def test_no_location_cache_hits_claimed_where_every_read_takes_a_snapshot():
     # Seed 2401004: use_multiget with check_multiget_consistency, every
     # MultiGet under an explicit snapshot; 1,593,829 lookups, none populated.
-    assert "location_cache" not in crashtest.claims_of(
+    assert "location_cache" not in claims.claims_of(
         _reads(use_multiget=1, check_multiget_consistency=1))
-    assert "location_cache" not in crashtest.claims_of(_reads(use_multiget=1))
-    assert crashtest.claims_of(
+    assert "location_cache" not in claims.claims_of(_reads(use_multiget=1))
+    assert claims.claims_of(
         _reads(use_multiget=1, check_multiget_consistency=0)).get(
             "location_cache") == "hits"
-    assert crashtest.claims_of(
+    assert claims.claims_of(
         _reads(use_multiget=0, check_multiget_consistency=1)).get(
             "location_cache") == "hits"

@@ -1,0 +1,148 @@
+"""What a run randomizes: Lodestone's db_stress flags, operation mixes,
+coverage changes to upstream's parameters, fault sets, the run
+configurations and their presets."""
+
+import random
+
+# How long past a run's deadline a whitebox invocation without kill points
+# may take to finish its operations: upstream's 15 minutes.
+WHITEBOX_FINISH_SECONDS = 900
+
+# Lodestone's db_stress flags, randomized per invocation (tools/stress/
+# lodestone_stress_flags.cc). Zero / empty means off.
+lodestone_params = {
+    "location_cache": lambda: random.choice(
+        ["", "8M", "capacity=1M", "block_cache_fraction=0.1", "64K"]
+    ),
+    "craft_range_filter": lambda: random.choice([0, 1, 1]),
+    "craft_partition_size": lambda: random.choice([0, 512, 4096]),
+    "craft_real_suffix_bits": lambda: random.choice([0, 3, 8]),
+    "craft_hash_suffix_bits": lambda: random.choice([0, 0, 4]),
+    # Only partitions whose keys share one length get a range hash; see
+    # sanitize_lodestone.
+    "craft_range_hash_bits": lambda: random.choice([0, 0, 6, 14]),
+    "min_tombstones_for_range_conversion": lambda: random.choice([0, 2, 3, 5, 8]),
+    "tombstone_density_trigger": lambda: random.choice([0, 0.05, 0.1, 0.3]),
+    "tombstone_density_window": lambda: random.choice([16, 32, 128]),
+    # 5 s deadlines keep the picker compacting without end (docs/stress.md,
+    # open issues); the runs use deadlines of 30 s and more.
+    "delete_persistence_threshold": lambda: random.choice([0, 30, 120, 600]),
+    "verify_initial_puts": lambda: random.choice([0, 1]),
+    "put_initial_one_in": lambda: random.choice([0, 1, 1, 2, 4]),
+    "put_initial_violation_one_in": lambda: random.choice([0, 20, 100]),
+    "lodestone_short_bounds_one_in": lambda: random.choice([1, 2, 4]),
+    "lodestone_report_interval_sec": 5,
+}
+
+# Upstream operation mixes; each sums to 100 like upstream's defaults
+# (read 45, prefix 5, write 35, del 4, delrange 1, iter 10). Deletes make the
+# tombstone runs that conversion, the tombstone picker and initial-put
+# chains need; reads that repeat keys make location cache hits. Runs with
+# and without DeleteRange.
+OP_MIXES = {
+    "upstream": None,
+    "delete_heavy": dict(readpercent=25, prefixpercent=0, writepercent=30,
+                         delpercent=20, delrangepercent=0, iterpercent=25),
+    "delete_heavy_range": dict(readpercent=25, prefixpercent=0, writepercent=30,
+                               delpercent=17, delrangepercent=3, iterpercent=25),
+    "read_heavy": dict(readpercent=60, prefixpercent=0, writepercent=25,
+                       delpercent=5, delrangepercent=0, iterpercent=10),
+    "read_heavy_range": dict(readpercent=58, prefixpercent=0, writepercent=25,
+                             delpercent=5, delrangepercent=2, iterpercent=10),
+}
+
+# Per-invocation changes to upstream's parameters that make Lodestone's
+# features busy in short runs: smaller key spaces, frequent flushes, some
+# runs without a prefix extractor (conversion needs total-order iterators),
+# a hot key set some of the time.
+coverage_params = {
+    "flush_one_in": lambda: random.choice([1000, 5000]),
+    # Upstream holds snapshots for 100,000 ops; one in ten guards write
+    # conflicts, which keeps every younger Delete (no chain is pruned).
+    "snapshot_hold_ops": lambda: random.choice([1000, 100000]),
+    "hot_key_alpha": lambda: random.choice([0, 0, 0.9, 1.2]),
+    "threads": lambda: random.choice([8, 16, 32]),
+}
+
+# Run configurations: upstream's test type and flavour flags, fixed
+# parameters (command-line arguments to db_crashtest.py, constant for the
+# run) and forced per-invocation parameters.
+FAULTS = {
+    "write_fault_one_in": lambda: random.choice([128, 1000]),
+    "read_fault_one_in": lambda: random.choice([32, 1000]),
+    "metadata_read_fault_one_in": lambda: random.choice([32, 1000]),
+    "metadata_write_fault_one_in": lambda: random.choice([128, 1000]),
+    "open_read_fault_one_in": lambda: random.choice([0, 32]),
+    "open_write_fault_one_in": lambda: random.choice([0, 16]),
+    "open_metadata_read_fault_one_in": lambda: random.choice([0, 8]),
+    "open_metadata_write_fault_one_in": lambda: random.choice([0, 8]),
+    "sync_fault_injection": 1,
+}
+NO_FAULTS = {
+    "write_fault_one_in": 0,
+    "read_fault_one_in": 0,
+    "metadata_read_fault_one_in": 0,
+    "metadata_write_fault_one_in": 0,
+    "open_read_fault_one_in": 0,
+    "open_write_fault_one_in": 0,
+    "open_metadata_read_fault_one_in": 0,
+    "open_metadata_write_fault_one_in": 0,
+    "sync_fault_injection": 0,
+}
+
+CONFIGS = {
+    "blackbox_simple": dict(
+        test_type="blackbox", flags=["--simple"], fixed={}, forced=NO_FAULTS,
+        about="kill -9 at random times, one column family, no injected faults"),
+    "blackbox": dict(
+        test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 0},
+        forced={},
+        about="kill -9, ten column families, upstream's own fault and WAL choices"),
+    "blackbox_faults": dict(
+        test_type="blackbox", flags=["--simple"], fixed={}, forced=FAULTS,
+        about="kill -9 with write, read and metadata faults and unsynced data loss"),
+    "blackbox_nowal": dict(
+        test_type="blackbox", flags=["--simple"], fixed={},
+        # Upstream's sanitizing turns the WAL back on under in-place updates
+        # and user-defined timestamps kept only in memtables.
+        forced={"disable_wal": 1, "inplace_update_support": 0,
+                "persist_user_defined_timestamps": 1,
+                "sync_fault_injection": lambda: random.choice([0, 1])},
+        about="kill -9 with the WAL disabled (atomic flush, expected state by trace)"),
+    "blackbox_sync0": dict(
+        test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 0},
+        forced={"sync": 0, "disable_wal": 0, "sync_fault_injection": 1},
+        about="kill -9, sync=0, unsynced data dropped at the crash"),
+    # No WriteUnprepared: upstream 9.10.0's db_stress fails its crash
+    # recovery verification there with every Lodestone option off (seed
+    # 63005: a key expected deleted holds its first value after the reopen),
+    # and upstream calls only WriteCommitted mature (facebook/rocksdb#13499).
+    "blackbox_txn": dict(
+        test_type="blackbox", flags=["--txn"], fixed={"test_batches_snapshots": 0},
+        forced={}, drawn_per_run={"txn_write_policy": lambda: random.choice([0, 1])},
+        about="kill -9 with a TransactionDB (write committed or prepared)"),
+    "blackbox_batched": dict(
+        test_type="blackbox", flags=[], fixed={"test_batches_snapshots": 1},
+        forced={},
+        about="kill -9, batched-ops test (no expected state: no initial puts)"),
+    "blackbox_cf_consistency": dict(
+        test_type="blackbox", flags=["--cf_consistency"],
+        fixed={"test_batches_snapshots": 0}, forced={},
+        about="kill -9, column-family consistency test"),
+    "whitebox_simple": dict(
+        test_type="whitebox", flags=["--simple"], fixed={}, forced=NO_FAULTS,
+        about="crashes at kill points, then universal, FIFO and leveled runs"),
+    "whitebox": dict(
+        test_type="whitebox", flags=[], fixed={"test_batches_snapshots": 0},
+        forced={},
+        about="kill points, ten column families, upstream's fault choices"),
+    "whitebox_faults": dict(
+        test_type="whitebox", flags=["--simple"], fixed={}, forced=FAULTS,
+        about="kill points with write, read and metadata faults"),
+}
+
+PRESETS = {
+    # The ctest entry: a few minutes, every feature randomized.
+    "ci": ["blackbox_simple", "blackbox_faults", "whitebox_simple"],
+    "all": list(CONFIGS),
+}
