@@ -100,9 +100,10 @@ def test_provenance_names_the_patch_series():
     json.dumps(prov)
 
 
-def test_shared_fill_runs_once_and_every_variant_reads_a_copy(tmp_path):
-    # A fake db_bench: "fill" writes a marker into its DB, "read" fails
-    # unless the marker is there; every call is logged.
+def _fake_db_bench(tmp_path):
+    """A fake db_bench and its call log: "fill" writes a marker into its DB,
+    "read" fails unless the marker is there; every call is logged as
+    "<benchmarks> <db>"."""
     calls = tmp_path / "calls.log"
     fake = tmp_path / "db_bench"
     fake.write_text("""#!/bin/sh
@@ -117,6 +118,11 @@ if [ "$bench" = read ] && [ ! -f "$db/marker" ]; then exit 1; fi
 echo "$bench :       1.000 micros/op 1000 ops/sec 1.000 seconds 1000 operations;"
 """ % calls)
     fake.chmod(0o755)
+    return fake, calls
+
+
+def test_shared_fill_runs_once_and_every_variant_reads_a_copy(tmp_path):
+    fake, calls = _fake_db_bench(tmp_path)
     scenario = {
         "name": "shared", "baseline": "stock",
         "variants": {"stock": {"binary": "stock"},
@@ -156,18 +162,7 @@ echo "$bench :       1.000 micros/op 1000 ops/sec 1.000 seconds 1000 operations;
 
 
 def test_an_own_fill_variant_writes_its_own_tables(tmp_path):
-    calls = tmp_path / "calls.log"
-    fake = tmp_path / "db_bench"
-    fake.write_text("""#!/bin/sh
-db=""; bench=""
-for a in "$@"; do
-  case "$a" in --db=*) db="${a#--db=}";; --benchmarks=*) bench="${a#--benchmarks=}";; esac
-done
-echo "$bench $db" >> %s
-mkdir -p "$db"
-echo "$bench :       1.000 micros/op 1000 ops/sec 1.000 seconds 1000 operations;"
-""" % calls)
-    fake.chmod(0o755)
+    fake, calls = _fake_db_bench(tmp_path)
     scenario = {
         "name": "own", "baseline": "stock",
         "variants": {"stock": {"binary": "stock"},
