@@ -124,6 +124,9 @@ lodestone_gtest(tombstone_compaction_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_compaction_test.cc)
 lodestone_gtest(tombstone_stats_format_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_stats_format_test.cc)
+# tools/stress: the fault-injection file system db_stress runs on (0043).
+lodestone_gtest(fault_injection_drop_test
+  SOURCES ${LODESTONE_ROOT}/tools/stress/fault_injection_drop_test.cc)
 
 # tools/ldb_commands: our ldb commands.
 lodestone_gtest(ldb_commands_test
