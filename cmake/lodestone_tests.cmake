@@ -79,6 +79,10 @@ set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 30
 add_test(NAME lodestone.patch_budget
   COMMAND python3 ${LODESTONE_ROOT}/tools/patch_budget.py)
 set_tests_properties(lodestone.patch_budget PROPERTIES LABELS lodestone TIMEOUT 60)
+# Format and lint: our C/C++ as clang-format formats it, our Python clean
+# under pyflakes.
+add_test(NAME lodestone.lint COMMAND python3 ${LODESTONE_ROOT}/tools/lint.py)
+set_tests_properties(lodestone.lint PROPERTIES LABELS lodestone TIMEOUT 300)
 # tools/stress/trace_prefix.py, on a hand-built trace.
 add_test(NAME lodestone.stress_tools
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/stress/tests)

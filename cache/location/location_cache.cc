@@ -297,9 +297,7 @@ LocationCacheBinding::LocationCacheBinding(
       owner_(owner),
       instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {}
 
-LocationCacheBinding::~LocationCacheBinding() {
-  shared_->ReleaseOwner(owner_);
-}
+LocationCacheBinding::~LocationCacheBinding() { shared_->ReleaseOwner(owner_); }
 
 namespace {
 uint64_t SlotHash(uint32_t owner, uint32_t cf_id, const Slice& user_key) {
@@ -308,8 +306,9 @@ uint64_t SlotHash(uint32_t owner, uint32_t cf_id, const Slice& user_key) {
 }
 }  // namespace
 
-std::atomic<uint64_t>* LocationCacheBinding::Slot(
-    uint32_t cf_id, const Slice& user_key, uint32_t* fingerprint) const {
+std::atomic<uint64_t>* LocationCacheBinding::Slot(uint32_t cf_id,
+                                                  const Slice& user_key,
+                                                  uint32_t* fingerprint) const {
   const uint64_t hash = SlotHash(owner_, cf_id, user_key);
   if (fingerprint != nullptr) {
     // The slot index comes from the hash's high bits (FastRange64).

@@ -37,9 +37,7 @@ class LocationCacheDBTest : public DBTestBase {
     return options;
   }
 
-  uint64_t Ticker(Tickers t) {
-    return options_.statistics->getTickerCount(t);
-  }
+  uint64_t Ticker(Tickers t) { return options_.statistics->getTickerCount(t); }
 
   void Open(const Options& options) {
     options_ = options;
@@ -83,8 +81,7 @@ TEST_F(LocationCacheDBTest, HitReturnsTheValue) {
   EXPECT_EQ(Get("k99999x"), "NOT_FOUND");
 
   std::string report;
-  ASSERT_TRUE(
-      db_->GetProperty("rocksdb.lodestone.location-cache", &report));
+  ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.location-cache", &report));
   EXPECT_NE(report.find("capacity_bytes: 1048576"), std::string::npos)
       << report;
   EXPECT_NE(report.find("slots: 131072"), std::string::npos) << report;
@@ -233,9 +230,8 @@ TEST_F(LocationCacheDBTest, RangeTombstoneFlushedOverACachedKey) {
   MoveFilesToLevel(1);
   ExpectHit(Key(10), "v10");
   ExpectHit(Key(50), "v50");
-  ASSERT_OK(
-      db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), Key(5),
-                       Key(20)));
+  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), Key(5),
+                             Key(20)));
   EXPECT_EQ(Get(Key(10)), "NOT_FOUND");  // the memtable's tombstone
   ASSERT_OK(Flush());
   EXPECT_EQ(Get(Key(10)), "NOT_FOUND");  // the flushed tombstone
@@ -309,9 +305,8 @@ TEST_F(LocationCacheDBTest, IngestionOverACachedKey) {
   ExpectHit("a", "old");
   ExpectHit("b", "kept");
 
-  const std::string file = ExternalFile([](SstFileWriter* w) {
-    ASSERT_OK(w->Put("a", "ingested"));
-  });
+  const std::string file = ExternalFile(
+      [](SstFileWriter* w) { ASSERT_OK(w->Put("a", "ingested")); });
   ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
   ASSERT_EQ(Get("a"), "ingested");
   ExpectHit("a", "ingested");
@@ -327,9 +322,8 @@ TEST_F(LocationCacheDBTest, ReaderDuringIngestionLeavesNoOlderLocation) {
   ASSERT_OK(Flush());
   ExpectHit("a", "old");
 
-  const std::string file = ExternalFile([](SstFileWriter* w) {
-    ASSERT_OK(w->Put("a", "ingested"));
-  });
+  const std::string file = ExternalFile(
+      [](SstFileWriter* w) { ASSERT_OK(w->Put("a", "ingested")); });
 
   // The ingestion waits in the MANIFEST write of its new version (DB mutex
   // released, slots already cleared, the file not yet visible) while a
@@ -337,13 +331,13 @@ TEST_F(LocationCacheDBTest, ReaderDuringIngestionLeavesNoOlderLocation) {
   std::promise<void> paused;
   std::promise<void> resume;
   std::atomic<int> manifest_writes{0};
-  SyncPoint::GetInstance()->SetCallBack(
-      "VersionSet::LogAndApply:WriteManifest", [&](void*) {
-        if (++manifest_writes == 2) {
-          paused.set_value();
-          resume.get_future().wait();
-        }
-      });
+  SyncPoint::GetInstance()->SetCallBack("VersionSet::LogAndApply:WriteManifest",
+                                        [&](void*) {
+                                          if (++manifest_writes == 2) {
+                                            paused.set_value();
+                                            resume.get_future().wait();
+                                          }
+                                        });
   SyncPoint::GetInstance()->EnableProcessing();
   std::thread ingestion([&]() {
     ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
@@ -394,9 +388,8 @@ TEST_F(LocationCacheDBTest, IngestedRangeDeletionForgetsEverything) {
   ASSERT_OK(Flush());
   ExpectHit("a", "1");
   ExpectHit("m", "2");
-  const std::string file = ExternalFile([](SstFileWriter* w) {
-    ASSERT_OK(w->DeleteRange("k", "n"));
-  });
+  const std::string file = ExternalFile(
+      [](SstFileWriter* w) { ASSERT_OK(w->DeleteRange("k", "n")); });
   ASSERT_OK(db_->IngestExternalFile({file}, IngestExternalFileOptions()));
   ASSERT_EQ(Get("m"), "NOT_FOUND");
   const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
@@ -601,8 +594,7 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
     for (uint64_t n = 1; !stop.load(); n++) {
       std::set<int> keys;
       for (int k = 0; k < 4; k++) {
-        keys.insert(static_cast<int>(rnd.Uniform(kKeys / kWriters)) *
-                        kWriters +
+        keys.insert(static_cast<int>(rnd.Uniform(kKeys / kWriters)) * kWriters +
                     2);
       }
       const std::string file = dbname_ + "/ingest" + std::to_string(n) + ".sst";
@@ -644,16 +636,18 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
                 dbfull()->GetDBOptions().location_cache->binding();
             uint64_t d = b->Slot(0, Key(i))->load();
             LocationDescriptor loc = LocationDescriptor::Decode(d);
-            fprintf(stderr, "  slot: owner %u file %" PRIu64 " block %" PRIu64
-                    " value at %u\n", loc.owner, loc.file_number,
-                    loc.block_offset, loc.value_offset_words << 2);
+            fprintf(stderr,
+                    "  slot: owner %u file %" PRIu64 " block %" PRIu64
+                    " value at %u\n",
+                    loc.owner, loc.file_number, loc.block_offset,
+                    loc.value_offset_words << 2);
             std::vector<LiveFileMetaData> files;
             db_->GetLiveFilesMetaData(&files);
             for (const auto& f : files) {
               if (f.smallestkey <= Key(i) && Key(i) <= f.largestkey) {
-                fprintf(stderr, "  L%d #%" PRIu64 " seq %" PRIu64 "..%" PRIu64 "\n",
-                        f.level, f.file_number, f.smallest_seqno,
-                        f.largest_seqno);
+                fprintf(
+                    stderr, "  L%d #%" PRIu64 " seq %" PRIu64 "..%" PRIu64 "\n",
+                    f.level, f.file_number, f.smallest_seqno, f.largest_seqno);
               }
             }
           }
@@ -681,7 +675,8 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
   EXPECT_EQ(errors.load(), 0u);
   EXPECT_GT(Ticker(LOCATION_CACHE_HIT), 1000u);
   EXPECT_GT(Ticker(LOCATION_CACHE_INVALIDATE), 0u);
-  fprintf(stderr, "hits %" PRIu64 " stale %" PRIu64 " populate %" PRIu64
+  fprintf(stderr,
+          "hits %" PRIu64 " stale %" PRIu64 " populate %" PRIu64
           " skipped %" PRIu64 "\n",
           Ticker(LOCATION_CACHE_HIT), Ticker(LOCATION_CACHE_STALE),
           Ticker(LOCATION_CACHE_POPULATE),

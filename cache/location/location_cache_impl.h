@@ -48,7 +48,9 @@ class LocationCacheImpl : public LocationCache {
   // the cache was created (a capacity beyond this machine's memory).
   Status EnsureAllocated(size_t block_cache_capacity, size_t* capacity);
 
-  size_t num_slots() const { return num_slots_.load(std::memory_order_acquire); }
+  size_t num_slots() const {
+    return num_slots_.load(std::memory_order_acquire);
+  }
   std::atomic<uint64_t>* slot(uint64_t hash) const;
 
   // Owner ids 1..15; 0 when all are taken (that DB runs without the cache).
@@ -67,7 +69,7 @@ class LocationCacheImpl : public LocationCache {
   Status Allocate(size_t capacity);
 
   const LocationCacheOptions options_;
-  std::mutex mu_;  // allocation and owner ids
+  std::mutex mu_;             // allocation and owner ids
   Status allocation_status_;  // of the constructor's Allocate
   struct FreeDeleter {
     void operator()(void* p) const;

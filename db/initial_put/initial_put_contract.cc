@@ -112,6 +112,7 @@ class ContractChecker : public AcceptAllHandler {
   Status PutBlobIndexCF(uint32_t cf, const Slice& key, const Slice&) override {
     return Set(cf, key, true);
   }
+
  private:
   Status Set(uint32_t cf, const Slice& key, bool visible) {
     batch_state_[{cf, key.ToString()}] = visible;

@@ -30,8 +30,8 @@ TEST(InitialPutFormatTest, ValueTypeNumbers) {
 TEST(InitialPutFormatTest, WalRecordBytes) {
   WriteBatch batch;
   ASSERT_OK(batch.PutInitial("key", "val"));
-  ASSERT_OK(WriteBatchInternal::PutInitial(&batch, /*column_family_id=*/5,
-                                           "k2", "v"));
+  ASSERT_OK(WriteBatchInternal::PutInitial(&batch, /*column_family_id=*/5, "k2",
+                                           "v"));
   WriteBatchInternal::SetSequence(&batch, 0x0102);
   EXPECT_EQ(Hex(batch.Data()),
             "0201000000000000"  // sequence 0x102
@@ -47,7 +47,9 @@ TEST(InitialPutFormatTest, WalRecordBytes) {
 // (sequence << 8 | type).
 TEST(InitialPutFormatTest, InternalKeyBytes) {
   InternalKey key("key", 0x0A0B, kTypeValueInitial);
-  EXPECT_EQ(Hex(key.Encode()), "6B6579" "1B0B0A0000000000");
+  EXPECT_EQ(Hex(key.Encode()),
+            "6B6579"
+            "1B0B0A0000000000");
   ParsedInternalKey parsed;
   ASSERT_OK(ParseInternalKey(key.Encode(), &parsed, /*log_err_key=*/false));
   EXPECT_EQ(parsed.type, kTypeValueInitial);

@@ -194,9 +194,9 @@ TEST_F(TombstoneCompactionTest, StageDeadlinesFollowCapacity) {
   // Lethe's geometric TTLs: weights growing with the size ratio.
   std::vector<uint64_t> d = TombstoneStageDeadlines(1000, {1, 10, 100, 1000});
   ASSERT_EQ(d.size(), 4u);
-  EXPECT_EQ(d[0], 0u);   // 0.9 * 1000 / 1111
-  EXPECT_EQ(d[1], 8u);   // + 8.1
-  EXPECT_EQ(d[2], 89u);  // + 81
+  EXPECT_EQ(d[0], 0u);    // 0.9 * 1000 / 1111
+  EXPECT_EQ(d[1], 8u);    // + 8.1
+  EXPECT_EQ(d[2], 89u);   // + 81
   EXPECT_GE(d[3], 899u);  // 10% left for the last compaction
   EXPECT_LE(d[3], 900u);
 
@@ -207,8 +207,7 @@ TEST_F(TombstoneCompactionTest, StageDeadlinesFollowCapacity) {
   options.max_bytes_for_level_base = 10 << 20;
   DestroyAndReopen(options);
   PutFloor(10);
-  auto* cfh =
-      static_cast<ColumnFamilyHandleImpl*>(db_->DefaultColumnFamily());
+  auto* cfh = static_cast<ColumnFamilyHandleImpl*>(db_->DefaultColumnFamily());
   const int last = TombstoneLastLevel(Storage()->num_non_empty_levels(),
                                       Storage()->base_level());
   EXPECT_EQ(last, 3);
@@ -351,8 +350,7 @@ TEST_F(TombstoneCompactionTest, OldestOverdueFileFirst) {
   ASSERT_OK(Flush());  // re-scores with the current time
   const auto& candidates = Storage()->TombstoneCompactionCandidates();
   ASSERT_EQ(candidates.size(), 2u);
-  EXPECT_EQ(candidates[0].reason,
-            CompactionReason::kDeletePersistenceDeadline);
+  EXPECT_EQ(candidates[0].reason, CompactionReason::kDeletePersistenceDeadline);
   EXPECT_EQ(candidates[0].file->tombstone_count, 10u);
   EXPECT_EQ(candidates[1].file->tombstone_count, 30u);
   EXPECT_LT(candidates[0].file->oldest_tombstone_time,
@@ -451,14 +449,14 @@ TEST_F(TombstoneCompactionTest, DeadlineTimerNeverWaitsForWriters) {
   }
   std::atomic<int> skipped{0};
   std::atomic<bool> stalled{false};
-  SyncPoint::GetInstance()->SetCallBack(
-      "TombstoneDeadlineTimer:FlushAttempted", [&](void* arg) {
-        if (!*static_cast<bool*>(arg)) {
-          skipped++;
-        }
-      });
-  SyncPoint::GetInstance()->SetCallBack(
-      "DBImpl::DelayWrite:Wait", [&](void*) { stalled.store(true); });
+  SyncPoint::GetInstance()->SetCallBack("TombstoneDeadlineTimer:FlushAttempted",
+                                        [&](void* arg) {
+                                          if (!*static_cast<bool*>(arg)) {
+                                            skipped++;
+                                          }
+                                        });
+  SyncPoint::GetInstance()->SetCallBack("DBImpl::DelayWrite:Wait",
+                                        [&](void*) { stalled.store(true); });
   // LockWAL() stops writes; a writer then waits in the write thread.
   ASSERT_OK(db_->LockWAL());
   std::thread writer([&] { ASSERT_OK(Put(Key(100), "late")); });
@@ -680,7 +678,8 @@ TEST_P(TombstoneCompactionJobSnapshotTest, WritePreparedCompactionFinishes) {
   std::future<Status> waited = std::async(std::launch::async, [txn_db] {
     for (int file = 0; file < 2; file++) {
       for (int i = 0; i < 100; i++) {
-        Status s = txn_db->Put(WriteOptions(), Key(i), "v" + std::to_string(file));
+        Status s =
+            txn_db->Put(WriteOptions(), Key(i), "v" + std::to_string(file));
         if (s.ok() && i == 99) {
           s = txn_db->Delete(WriteOptions(), Key(1000 + file));
         }
@@ -695,8 +694,7 @@ TEST_P(TombstoneCompactionJobSnapshotTest, WritePreparedCompactionFinishes) {
     }
     return txn_db->WaitForCompact(WaitForCompactOptions());
   });
-  if (waited.wait_for(std::chrono::seconds(60)) !=
-      std::future_status::ready) {
+  if (waited.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
     // The DB mutex is held for good: nothing can close the DB.
     fprintf(stderr, "compaction deadlocked with the DB mutex held\n");
     std::_Exit(1);

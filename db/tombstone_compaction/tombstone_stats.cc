@@ -1,11 +1,11 @@
 #include "db/tombstone_compaction/tombstone_stats.h"
 
 #include <algorithm>
-#include <cassert>
 #include <atomic>
+#include <cassert>
 #include <cstring>
-#include <vector>
 #include <limits>
+#include <vector>
 
 #include "db/dbformat.h"
 #include "db/seqno_to_time_mapping.h"
@@ -26,8 +26,7 @@ const char* const kTombstoneDenseBlocksProperty =
     "lodestone.tombstones.dense.blocks";
 const char* const kTombstoneDataBlocksProperty =
     "lodestone.tombstones.data.blocks";
-const char* const kTombstoneMinSeqnoProperty =
-    "lodestone.tombstones.min.seqno";
+const char* const kTombstoneMinSeqnoProperty = "lodestone.tombstones.min.seqno";
 
 namespace {
 
@@ -98,8 +97,8 @@ class TombstoneStatsCollector : public InternalTblPropColl {
     props[kTombstoneWindowPeakProperty] = std::to_string(peak_);
     props[kTombstoneDenseBlocksProperty] = std::to_string(dense_blocks_);
     props[kTombstoneDataBlocksProperty] = std::to_string(data_blocks_);
-    props[kTombstoneMinSeqnoProperty] = std::to_string(
-        point_ + range_ > 0 ? min_seqno_ : kMaxSequenceNumber);
+    props[kTombstoneMinSeqnoProperty] =
+        std::to_string(point_ + range_ > 0 ? min_seqno_ : kMaxSequenceNumber);
     return props;
   }
 
@@ -140,8 +139,7 @@ class TombstoneStatsCollectorFactory : public InternalTblPropCollFactory {
     if (!enabled_.load(std::memory_order_relaxed)) {
       return nullptr;
     }
-    return new TombstoneStatsCollector(
-        window_.load(std::memory_order_relaxed));
+    return new TombstoneStatsCollector(window_.load(std::memory_order_relaxed));
   }
 
   const char* Name() const override { return kTombstoneStatsFactoryName; }
@@ -220,8 +218,9 @@ void SetTombstoneStats(const TableProperties& props, uint64_t fallback_time,
   // Unknown: the oldest ancestor time bounds every entry's write time from
   // below, so a deadline computed from it is never late. (1 = "some time
   // long ago" when even that is unknown.)
-  meta->oldest_tombstone_time =
-      time != kUnknownTimeBeforeAll ? time : std::max<uint64_t>(fallback_time, 1);
+  meta->oldest_tombstone_time = time != kUnknownTimeBeforeAll
+                                    ? time
+                                    : std::max<uint64_t>(fallback_time, 1);
 }
 
 void AddTombstoneStatsToNewFile(const FileMetaData& from, VersionEdit* edit) {

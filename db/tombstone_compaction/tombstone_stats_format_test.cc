@@ -104,8 +104,8 @@ TEST_F(TombstoneStatsPropertiesTest, TablePropertyNames) {
   ASSERT_OK(Put("b", "v"));
   ASSERT_OK(Delete("b"));
   ASSERT_OK(Delete("c"));
-  ASSERT_OK(db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "d",
-                             "e"));
+  ASSERT_OK(
+      db_->DeleteRange(WriteOptions(), db_->DefaultColumnFamily(), "d", "e"));
   ASSERT_OK(Flush());
   TablePropertiesCollection tables;
   ASSERT_OK(db_->GetPropertiesOfAllTables(&tables));

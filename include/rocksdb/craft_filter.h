@@ -17,8 +17,8 @@ namespace ROCKSDB_NAMESPACE {
 // partitions inside the range count from the metadata, the partitions at
 // either end by their tries (low by at most a key per bound; by half if a
 // partition cannot be read), and a table without a filter counts all its
-// entries when its key range overlaps. Memtables are not counted; every version of a
-// key counts once per table. NotSupported unless the tables are
+// entries when its key range overlaps. Memtables are not counted; every version
+// of a key counts once per table. NotSupported unless the tables are
 // block-based.
 Status EstimateKeysInRange(DB* db, ColumnFamilyHandle* column_family,
                            const Slice& begin, const Slice& end,

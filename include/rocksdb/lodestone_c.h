@@ -51,8 +51,7 @@ extern ROCKSDB_LIBRARY_API void rocksdb_put_initial_cf(
 
 extern ROCKSDB_LIBRARY_API void rocksdb_transactiondb_put_initial(
     rocksdb_transactiondb_t* txn_db, const rocksdb_writeoptions_t* options,
-    const char* key, size_t klen, const char* val, size_t vlen,
-    char** errptr);
+    const char* key, size_t klen, const char* val, size_t vlen, char** errptr);
 
 extern ROCKSDB_LIBRARY_API void rocksdb_transactiondb_put_initial_cf(
     rocksdb_transactiondb_t* txn_db, const rocksdb_writeoptions_t* options,
@@ -76,8 +75,8 @@ extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_wi_put_initial(
 
 extern ROCKSDB_LIBRARY_API void rocksdb_writebatch_wi_put_initial_cf(
     rocksdb_writebatch_wi_t* batch,
-    rocksdb_column_family_handle_t* column_family, const char* key,
-    size_t klen, const char* val, size_t vlen);
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t klen,
+    const char* val, size_t vlen);
 
 /* Initial puts in transactions (pessimistic and optimistic). A transaction
    type without initial puts reports NotSupported through errptr. */
@@ -88,8 +87,7 @@ extern ROCKSDB_LIBRARY_API void rocksdb_transaction_put_initial(
 
 extern ROCKSDB_LIBRARY_API void rocksdb_transaction_put_initial_cf(
     rocksdb_transaction_t* txn, rocksdb_column_family_handle_t* column_family,
-    const char* key, size_t klen, const char* val, size_t vlen,
-    char** errptr);
+    const char* key, size_t klen, const char* val, size_t vlen, char** errptr);
 
 /* The location cache */
 

@@ -70,10 +70,9 @@ void BatchPutInitial(JNIEnv* env, jlong jbatch, jlong jcf, jbyteArray jkey,
   if (!value.ok()) {
     return;
   }
-  ThrowOnError(env, jcf == 0
-                        ? batch->PutInitial(key.slice(), value.slice())
-                        : batch->PutInitial(ColumnFamily(jcf), key.slice(),
-                                            value.slice()));
+  ThrowOnError(env, jcf == 0 ? batch->PutInitial(key.slice(), value.slice())
+                             : batch->PutInitial(ColumnFamily(jcf), key.slice(),
+                                                 value.slice()));
 }
 
 }  // namespace

@@ -40,55 +40,51 @@ void Apply(JNIEnv* env, OptionsT* target, jstring joptions, ParseFn parse) {
 }  // namespace
 
 void Java_org_rocksdb_LodestoneOptions_applyToDBOptions(JNIEnv* env, jclass,
-                                                       jlong handle,
-                                                       jstring joptions) {
-  Apply(
-      env, reinterpret_cast<ROCKSDB_NAMESPACE::DBOptions*>(handle), joptions,
-      [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::DBOptions& base,
-         const std::string& s, ROCKSDB_NAMESPACE::DBOptions* out) {
-        return ROCKSDB_NAMESPACE::GetDBOptionsFromString(c, base, s, out);
-      });
+                                                        jlong handle,
+                                                        jstring joptions) {
+  Apply(env, reinterpret_cast<ROCKSDB_NAMESPACE::DBOptions*>(handle), joptions,
+        [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::DBOptions& base,
+           const std::string& s, ROCKSDB_NAMESPACE::DBOptions* out) {
+          return ROCKSDB_NAMESPACE::GetDBOptionsFromString(c, base, s, out);
+        });
 }
 
 void Java_org_rocksdb_LodestoneOptions_applyToColumnFamilyOptions(
     JNIEnv* env, jclass, jlong handle, jstring joptions) {
-  Apply(
-      env, reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyOptions*>(handle),
-      joptions,
-      [](const ConfigOptions& c,
-         const ROCKSDB_NAMESPACE::ColumnFamilyOptions& base,
-         const std::string& s, ROCKSDB_NAMESPACE::ColumnFamilyOptions* out) {
-        return ROCKSDB_NAMESPACE::GetColumnFamilyOptionsFromString(c, base, s,
-                                                                   out);
-      });
+  Apply(env, reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyOptions*>(handle),
+        joptions,
+        [](const ConfigOptions& c,
+           const ROCKSDB_NAMESPACE::ColumnFamilyOptions& base,
+           const std::string& s, ROCKSDB_NAMESPACE::ColumnFamilyOptions* out) {
+          return ROCKSDB_NAMESPACE::GetColumnFamilyOptionsFromString(c, base, s,
+                                                                     out);
+        });
 }
 
 void Java_org_rocksdb_LodestoneOptions_applyToOptions(JNIEnv* env, jclass,
-                                                     jlong handle,
-                                                     jstring joptions) {
-  Apply(
-      env, reinterpret_cast<ROCKSDB_NAMESPACE::Options*>(handle), joptions,
-      [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::Options& base,
-         const std::string& s, ROCKSDB_NAMESPACE::Options* out) {
-        return ROCKSDB_NAMESPACE::GetOptionsFromString(c, base, s, out);
-      });
+                                                      jlong handle,
+                                                      jstring joptions) {
+  Apply(env, reinterpret_cast<ROCKSDB_NAMESPACE::Options*>(handle), joptions,
+        [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::Options& base,
+           const std::string& s, ROCKSDB_NAMESPACE::Options* out) {
+          return ROCKSDB_NAMESPACE::GetOptionsFromString(c, base, s, out);
+        });
 }
 
 void Java_org_rocksdb_LodestoneOptions_applyToOptionsPair(JNIEnv* env, jclass,
-                                                         jlong jdb_options,
-                                                         jlong jcf_options,
-                                                         jstring joptions) {
+                                                          jlong jdb_options,
+                                                          jlong jcf_options,
+                                                          jstring joptions) {
   auto* db_options =
       reinterpret_cast<ROCKSDB_NAMESPACE::DBOptions*>(jdb_options);
   auto* cf_options =
       reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyOptions*>(jcf_options);
   ROCKSDB_NAMESPACE::Options both(*db_options, *cf_options);
-  Apply(
-      env, &both, joptions,
-      [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::Options& base,
-         const std::string& s, ROCKSDB_NAMESPACE::Options* out) {
-        return ROCKSDB_NAMESPACE::GetOptionsFromString(c, base, s, out);
-      });
+  Apply(env, &both, joptions,
+        [](const ConfigOptions& c, const ROCKSDB_NAMESPACE::Options& base,
+           const std::string& s, ROCKSDB_NAMESPACE::Options* out) {
+          return ROCKSDB_NAMESPACE::GetOptionsFromString(c, base, s, out);
+        });
   if (!env->ExceptionCheck()) {
     *db_options = ROCKSDB_NAMESPACE::DBOptions(both);
     *cf_options = ROCKSDB_NAMESPACE::ColumnFamilyOptions(both);

@@ -106,15 +106,14 @@ Outcome Read(const StoredFilter& f, const std::string& bytes,
   }
   CraftFilterReader reader(metadata);
   reader.set_confirm_first_keys(true);
-  const CraftPartitionLoader loader = [&](size_t index,
-                                          const CraftPartition** partition,
-                                          Cleanable*) {
-    if (index >= partitions.size()) {
-      return Status::Corruption("no such partition");
-    }
-    *partition = &partitions[index];
-    return Status::OK();
-  };
+  const CraftPartitionLoader loader =
+      [&](size_t index, const CraftPartition** partition, Cleanable*) {
+        if (index >= partitions.size()) {
+          return Status::Corruption("no such partition");
+        }
+        *partition = &partitions[index];
+        return Status::OK();
+      };
   std::string previous;
   for (const std::string& k : keys) {
     // The key alone, and the range from just past the key before it.
@@ -210,8 +209,8 @@ std::vector<Case> Cases() {
   while (binary.size() < 400) {
     binary.insert(FixedWidthKey(rng() >> 20));
   }
-  static const char* kWords[] = {"alpha", "bravo", "charlie", "delta",
-                                 "echo",  "foxtrot", "golf",  "hotel"};
+  static const char* kWords[] = {"alpha", "bravo",   "charlie", "delta",
+                                 "echo",  "foxtrot", "golf",    "hotel"};
   while (text.size() < 400) {
     text.insert(std::string("user:") + kWords[rng() % 8] + "." +
                 kWords[rng() % 8] + "@" + std::to_string(rng() % 1000));
@@ -245,7 +244,8 @@ TEST(CraftDamageTest, FlipsHideKeysNoMoreOftenThanInABloomFilter) {
     const double share =
         static_cast<double>(counts.hidden) / static_cast<double>(counts.copies);
     fprintf(stderr,
-            "%-34s %6" PRIu64 " flips: %4.1f%% refused, %4.1f%% hide keys "
+            "%-34s %6" PRIu64
+            " flips: %4.1f%% refused, %4.1f%% hide keys "
             "(metadata: %" PRIu64 " of %" PRIu64
             "); bloom filter, same keys: %4.1f%% hide keys\n",
             c.name, counts.copies, 100.0 * counts.refused / counts.copies,

@@ -94,7 +94,7 @@ std::string DescribeCraftFilter(const std::string& path,
     return "CRaFT range filter: unreadable (" + s.ToString() + ")\n";
   }
   const uint64_t keys = filter.metadata.num_keys();
-  size_t coded = 0;  // Partitions storing coded keys (format 3).
+  size_t coded = 0;   // Partitions storing coded keys (format 3).
   size_t hashed = 0;  // Partitions with a range hash (format 4).
   for (const CraftPartition& p : filter.partitions) {
     coded += p.trie().key_code() != nullptr;

@@ -332,9 +332,8 @@ Status CraftMetadata::CheckLayout(const CraftTableLayout& layout) const {
   // starts, the last where the metadata does.
   for (size_t i = 0; i < partitions_.size(); ++i) {
     const CraftPartitionInfo& p = partitions_[i];
-    const uint64_t next = i + 1 < partitions_.size()
-                              ? partitions_[i + 1].offset
-                              : layout.metadata_offset;
+    const uint64_t next = i + 1 < partitions_.size() ? partitions_[i + 1].offset
+                                                     : layout.metadata_offset;
     if (p.size == 0 || p.offset >= next ||
         next - p.offset < layout.block_trailer_size ||
         next - p.offset - layout.block_trailer_size != p.size) {

@@ -249,7 +249,8 @@ TEST(CraftFilterTest, RangeHashPerPartition) {
     }
     keys.insert(k);
   }
-  keys.insert(std::string(8, '\xff') + "x");  // The last partition's width differs.
+  keys.insert(std::string(8, '\xff') +
+              "x");  // The last partition's width differs.
   CraftFilterOptions options;
   options.partition_size = 4096;
   options.trie.real_suffix_bits = 4;

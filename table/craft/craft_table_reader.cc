@@ -229,8 +229,8 @@ Status CraftTableReader::LoadCachedPartition(const Loaded& loaded, size_t index,
   Cache::Handle* handle = cache->Lookup(key.AsSlice());
   if (handle == nullptr) {
     std::unique_ptr<CraftPartition> decoded;
-    Status s = ReadPartition(loaded.filter.metadata(), index, read_options,
-                      &decoded);
+    Status s =
+        ReadPartition(loaded.filter.metadata(), index, read_options, &decoded);
     if (!s.ok()) {
       return s;
     }
@@ -268,8 +268,7 @@ Status CraftTableReader::PinPartition(const Loaded& loaded, size_t index,
     s = LoadCachedPartition(loaded, index, read_options, &fresh, &holder);
   } else {
     std::unique_ptr<CraftPartition> decoded;
-    s = ReadPartition(loaded.filter.metadata(), index, read_options,
-                      &decoded);
+    s = ReadPartition(loaded.filter.metadata(), index, read_options, &decoded);
     if (s.ok()) {
       fresh = decoded.get();
       holder.RegisterCleanup(&DeletePartition, decoded.release(), nullptr);

@@ -34,22 +34,22 @@ std::unique_ptr<CraftTableWriter> CraftTableWriter::CreateIfEnabled(
 Status CraftTableWriter::CheckOptions(
     const BlockBasedTableOptions& table_options) {
   // `zero_allowed`: 0 (off) is valid below `min` too.
-  auto check = [](const char* name, uint32_t value, uint32_t min,
-                  uint32_t max, bool zero_allowed) {
+  auto check = [](const char* name, uint32_t value, uint32_t min, uint32_t max,
+                  bool zero_allowed) {
     if ((zero_allowed && value == 0) || (value >= min && value <= max)) {
       return Status::OK();
     }
     return Status::InvalidArgument(
         std::string(name) + " must be " + (zero_allowed ? "0 or " : "") +
-        "in [" + std::to_string(min) + ", " + std::to_string(max) +
-        "], not " + std::to_string(value));
+        "in [" + std::to_string(min) + ", " + std::to_string(max) + "], not " +
+        std::to_string(value));
   };
-  Status s = check("craft_real_suffix_bits",
-                   table_options.craft_real_suffix_bits, 0,
-                   LoudsSparseOptions::kMaxRealSuffixBits, false);
+  Status s =
+      check("craft_real_suffix_bits", table_options.craft_real_suffix_bits, 0,
+            LoudsSparseOptions::kMaxRealSuffixBits, false);
   if (s.ok()) {
-    s = check("craft_hash_suffix_bits", table_options.craft_hash_suffix_bits,
-              0, LoudsSparseOptions::kMaxHashSuffixBits, false);
+    s = check("craft_hash_suffix_bits", table_options.craft_hash_suffix_bits, 0,
+              LoudsSparseOptions::kMaxHashSuffixBits, false);
   }
   if (s.ok()) {
     s = check("craft_range_hash_bits", table_options.craft_range_hash_bits,

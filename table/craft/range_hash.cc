@@ -118,10 +118,9 @@ uint64_t RangeHashSlot(uint64_t prefix_hash, uint64_t block,
 // ---- Builder ----
 
 RangeHashBuilder::RangeHashBuilder(uint32_t bits_per_key)
-    : block_bits_(std::min(std::max(bits_per_key, kMinBitsPerKey),
-                           kMaxBitsPerKey) -
-                  2) {
-}
+    : block_bits_(
+          std::min(std::max(bits_per_key, kMinBitsPerKey), kMaxBitsPerKey) -
+          2) {}
 
 void RangeHashBuilder::Add(const Slice& key) {
   if (mixed_widths_) {

@@ -59,7 +59,8 @@ class RankSelect {
     const uint64_t* block = &blocks_[(w / kWordsPerBlock) * kBlockStride];
     const size_t i = w % kWordsPerBlock;
     return static_cast<size_t>(block[0]) +
-           (i == 0 ? 0 : static_cast<size_t>((block[1] >> (9 * (i - 1))) & 511));
+           (i == 0 ? 0
+                   : static_cast<size_t>((block[1] >> (9 * (i - 1))) & 511));
   }
 
   std::vector<uint64_t> blocks_;          // Per block: 2 headers, 8 words.

@@ -9,8 +9,8 @@
 // minimal op log that --replay runs again.
 
 #include <cstdlib>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <sstream>
 
 #include "test_util/testharness.h"

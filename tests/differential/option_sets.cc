@@ -118,21 +118,20 @@ std::map<std::string, OptionSet> Registry() {
   // Location cache: small enough that slots collide, shared by every DB of
   // this option set (reopens rebind it), beside the conversion's range
   // tombstones and a background writer that flushes under the readers.
-  OptionSet location{"location_cache", [](Options* o) {
-                       static const std::shared_ptr<
-                           ROCKSDB_NAMESPACE::LocationCache>
-                           cache = ROCKSDB_NAMESPACE::LocationCache::Create(
-                               {/*capacity=*/4096});
-                       o->location_cache = cache;
-                     }};
+  OptionSet location{
+      "location_cache", [](Options* o) {
+        static const std::shared_ptr<ROCKSDB_NAMESPACE::LocationCache> cache =
+            ROCKSDB_NAMESPACE::LocationCache::Create({/*capacity=*/4096});
+        o->location_cache = cache;
+      }};
   location.warm_point_reads = true;
   add(location);
-  OptionSet location_concurrent{"location_cache_concurrent", [](Options* o) {
-                                  o->location_cache =
-                                      ROCKSDB_NAMESPACE::LocationCache::Create(
-                                          {/*capacity=*/16 << 10});
-                                  o->min_tombstones_for_range_conversion = 3;
-                                }};
+  OptionSet location_concurrent{
+      "location_cache_concurrent", [](Options* o) {
+        o->location_cache =
+            ROCKSDB_NAMESPACE::LocationCache::Create({/*capacity=*/16 << 10});
+        o->min_tombstones_for_range_conversion = 3;
+      }};
   location_concurrent.tombstone_runs = true;
   location_concurrent.concurrent_writer = true;
   location_concurrent.warm_point_reads = true;

@@ -14,8 +14,9 @@ CraftQueryCommand::CraftQueryCommand(
     const std::vector<std::string>& /*params*/,
     const std::map<std::string, std::string>& options,
     const std::vector<std::string>& flags)
-    : LDBCommand(options, flags, /*is_read_only=*/true,
-                 BuildCmdLineOptions({ARG_FROM, ARG_TO, ARG_HEX, ARG_KEY_HEX})) {
+    : LDBCommand(
+          options, flags, /*is_read_only=*/true,
+          BuildCmdLineOptions({ARG_FROM, ARG_TO, ARG_HEX, ARG_KEY_HEX})) {
   auto from = options.find(ARG_FROM);
   auto to = options.find(ARG_TO);
   if (from == options.end() || to == options.end()) {

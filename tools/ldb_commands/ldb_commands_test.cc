@@ -10,8 +10,7 @@ namespace ROCKSDB_NAMESPACE {
 
 class LdbCommandTest : public DBTestBase {
  public:
-  LdbCommandTest()
-      : DBTestBase("ldb_commands_test", /*env_do_fsync=*/false) {}
+  LdbCommandTest() : DBTestBase("ldb_commands_test", /*env_do_fsync=*/false) {}
 
   std::string Run(const std::vector<std::string>& args, bool* ok) {
     std::vector<std::string> argv = {"ldb", "--db=" + dbname_};

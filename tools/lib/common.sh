@@ -33,7 +33,7 @@ print_phase_times() {
 install_deps() {
   local want=(build-essential cmake ninja-build ccache pkg-config patch
               libgflags-dev libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev
-              libbz2-dev python3 python3-pip python3-venv)
+              libbz2-dev python3 python3-pip python3-venv clang-format)
   local missing=() p
   for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -48,8 +48,8 @@ install_deps() {
   use_python_env
 }
 
-# Puts a Python with pytest and matplotlib first on PATH. The machine's own
-# python3 serves when it has both; otherwise a virtual environment of ours
+# Puts a Python with pytest, matplotlib and pyflakes first on PATH. The
+# machine's own python3 serves when it has all three; otherwise a virtual environment of ours
 # (~/.cache/lodestone/venv), filled from PyPI, so the system's Python is never
 # changed.
 LODESTONE_VENV=${LODESTONE_VENV:-$HOME/.cache/lodestone/venv}
@@ -57,7 +57,7 @@ use_python_env() {
   if [ -x "$LODESTONE_VENV/bin/python3" ]; then
     export PATH="$LODESTONE_VENV/bin:$PATH"
   fi
-  python3 -c "import pytest, matplotlib" 2>/dev/null && return 0
+  python3 -c "import pytest, matplotlib, pyflakes" 2>/dev/null && return 0
   if [ ! -x "$LODESTONE_VENV/bin/python3" ]; then
     python3 -m venv "$LODESTONE_VENV" || {
       echo "python3 -m venv failed (Debian: apt-get install python3-venv)" >&2
@@ -65,7 +65,7 @@ use_python_env() {
     }
     export PATH="$LODESTONE_VENV/bin:$PATH"
   fi
-  python3 -m pip install -q pytest matplotlib || return 1
+  python3 -m pip install -q pytest matplotlib pyflakes || return 1
 }
 
 # Flags common to every configuration. Stock and Lodestone release builds use

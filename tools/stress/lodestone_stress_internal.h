@@ -16,11 +16,11 @@ namespace lodestone_stress {
 // What db_stress itself did, for the activity lines (the DB's tickers say
 // what the DB did).
 struct OpCounters {
-  std::atomic<uint64_t> initial_puts{0};      // PutInitial writes that succeeded
+  std::atomic<uint64_t> initial_puts{0};  // PutInitial writes that succeeded
   std::atomic<uint64_t> initial_put_errors{0};  // ... that failed
-  std::atomic<uint64_t> txn_initial_puts{0};  // Transaction::PutInitial calls
-  std::atomic<uint64_t> probes{0};            // contract violation probes
-  std::atomic<uint64_t> probes_refused{0};    // ... refused as they must be
+  std::atomic<uint64_t> txn_initial_puts{0};    // Transaction::PutInitial calls
+  std::atomic<uint64_t> probes{0};              // contract violation probes
+  std::atomic<uint64_t> probes_refused{0};      // ... refused as they must be
   std::atomic<uint64_t> probes_inconclusive{0};  // ... injected I/O error
   std::atomic<uint64_t> short_bounds{0};         // iterators with short bounds
 };

@@ -48,7 +48,8 @@ class NoReadFaults {
 
 bool FaultInjectionOn() {
   return fault_fs_guard != nullptr &&
-         (FLAGS_write_fault_one_in > 0 || FLAGS_metadata_write_fault_one_in > 0 ||
+         (FLAGS_write_fault_one_in > 0 ||
+          FLAGS_metadata_write_fault_one_in > 0 ||
           FLAGS_read_fault_one_in > 0 || FLAGS_metadata_read_fault_one_in > 0 ||
           FLAGS_sync_fault_injection);
 }
@@ -77,7 +78,8 @@ bool TxnAllowsInitial() {
 }  // namespace
 
 PutKind ChoosePutKind(ThreadState* thread, const ExpectedValue& expected) {
-  if (FLAGS_put_initial_one_in <= 0 && FLAGS_put_initial_violation_one_in <= 0) {
+  if (FLAGS_put_initial_one_in <= 0 &&
+      FLAGS_put_initial_violation_one_in <= 0) {
     return PutKind::kPut;
   }
   if (expected.PendingWrite() || expected.PendingDelete()) {
@@ -151,8 +153,8 @@ Status ProbeContractViolation(ThreadState* thread, DB* db,
       return Status::OK();
     }
     Fail(thread, "PutInitial over visible key " + Slice(k).ToString(true) +
-                     " in column family " + std::to_string(cf) +
-                     " returned " + s.ToString() +
+                     " in column family " + std::to_string(cf) + " returned " +
+                     s.ToString() +
                      ", expected InvalidArgument (verify_initial_puts)");
     return Status::OK();
   }
@@ -169,13 +171,13 @@ Status ProbeContractViolation(ThreadState* thread, DB* db,
     return Status::OK();
   }
   char buf[200];
-  snprintf(buf, sizeof(buf),
-           "after a refused PutInitial, key %s in column family %d reads %s "
-           "(value base %" PRIu32 "), expected value base %" PRIu32,
-           Slice(k).ToString(true).c_str(), cf, g.ToString().c_str(),
-           g.ok() && from_db.size() >= sizeof(uint32_t) ? GetValueBase(from_db)
-                                                        : 0,
-           expected.GetValueBase());
+  snprintf(
+      buf, sizeof(buf),
+      "after a refused PutInitial, key %s in column family %d reads %s "
+      "(value base %" PRIu32 "), expected value base %" PRIu32,
+      Slice(k).ToString(true).c_str(), cf, g.ToString().c_str(),
+      g.ok() && from_db.size() >= sizeof(uint32_t) ? GetValueBase(from_db) : 0,
+      expected.GetValueBase());
   Fail(thread, buf);
   return Status::OK();
 }

@@ -83,7 +83,8 @@ void ValidateAndSanitize() {
   const bool expected_state_test = !FLAGS_test_batches_snapshots &&
                                    !FLAGS_test_cf_consistency &&
                                    !FLAGS_test_multi_ops_txns;
-  if ((FLAGS_put_initial_one_in > 0 || FLAGS_put_initial_violation_one_in > 0) &&
+  if ((FLAGS_put_initial_one_in > 0 ||
+       FLAGS_put_initial_violation_one_in > 0) &&
       (!expected_state_test || FLAGS_user_timestamp_size > 0)) {
     // Only the non-batched test knows, from its expected state, which keys
     // have no visible value; PutInitial takes no timestamp.
@@ -175,9 +176,10 @@ void ApplyOptions(Options* options) {
   }
 
   // BlockBasedTableOptions.
-  auto* table = options->table_factory
-                    ? options->table_factory->GetOptions<BlockBasedTableOptions>()
-                    : nullptr;
+  auto* table =
+      options->table_factory
+          ? options->table_factory->GetOptions<BlockBasedTableOptions>()
+          : nullptr;
   if (table != nullptr) {
     if (FLAGS_craft_range_filter || Given("craft_range_filter")) {
       table->craft_range_filter = FLAGS_craft_range_filter;
@@ -216,26 +218,27 @@ void AddDynamicOptions(
   // Values keep an enabled feature enabled, so that a run's activity check
   // still holds; a feature that is off stays off.
   if (FLAGS_min_tombstones_for_range_conversion > 0) {
-    table->emplace("min_tombstones_for_range_conversion",
-                   std::vector<std::string>{
-                       std::to_string(FLAGS_min_tombstones_for_range_conversion),
-                       "2", "5"});
+    table->emplace(
+        "min_tombstones_for_range_conversion",
+        std::vector<std::string>{
+            std::to_string(FLAGS_min_tombstones_for_range_conversion), "2",
+            "5"});
   }
   if (FLAGS_tombstone_density_trigger > 0) {
-    table->emplace("tombstone_density_trigger",
-                   std::vector<std::string>{
-                       std::to_string(FLAGS_tombstone_density_trigger), "0.1",
-                       "0.5"});
-    table->emplace("tombstone_density_window",
-                   std::vector<std::string>{
-                       std::to_string(FLAGS_tombstone_density_window), "16",
-                       "128"});
+    table->emplace(
+        "tombstone_density_trigger",
+        std::vector<std::string>{
+            std::to_string(FLAGS_tombstone_density_trigger), "0.1", "0.5"});
+    table->emplace(
+        "tombstone_density_window",
+        std::vector<std::string>{std::to_string(FLAGS_tombstone_density_window),
+                                 "16", "128"});
   }
   if (FLAGS_delete_persistence_threshold > 0) {
-    table->emplace("delete_persistence_threshold",
-                   std::vector<std::string>{
-                       std::to_string(FLAGS_delete_persistence_threshold), "30",
-                       "120"});
+    table->emplace(
+        "delete_persistence_threshold",
+        std::vector<std::string>{
+            std::to_string(FLAGS_delete_persistence_threshold), "30", "120"});
   }
 }
 

@@ -27,7 +27,8 @@
 #include "util/gflags_compat.h"
 #include "util/hash.h"
 
-DEFINE_uint64(indexlookup_rows, 500000, "indexlookup: rows in the base relation");
+DEFINE_uint64(indexlookup_rows, 500000,
+              "indexlookup: rows in the base relation");
 DEFINE_uint64(indexlookup_rows_per_value, 8,
               "indexlookup: average rows per index value");
 DEFINE_uint64(indexlookup_value_size, 200, "indexlookup: base row size");
@@ -43,8 +44,8 @@ namespace {
 
 uint64_t DistinctValues() {
   return std::max<uint64_t>(
-      1, FLAGS_indexlookup_rows / std::max<uint64_t>(
-                                      1, FLAGS_indexlookup_rows_per_value));
+      1, FLAGS_indexlookup_rows /
+             std::max<uint64_t>(1, FLAGS_indexlookup_rows_per_value));
 }
 
 uint64_t IndexValueOf(uint64_t pk) {
@@ -134,8 +135,7 @@ void RunFill(WorkloadThread* thread) {
 }
 
 void RunQuery(WorkloadThread* thread) {
-  ZipfianValues values(DistinctValues(), FLAGS_indexlookup_zipf,
-                       thread->seed);
+  ZipfianValues values(DistinctValues(), FLAGS_indexlookup_zipf, thread->seed);
   uint64_t rows = 0, found = 0;
   std::vector<std::string> base_keys;
   for (uint64_t op = 0; op < FLAGS_indexlookup_ops; op++) {
@@ -180,9 +180,13 @@ void RunQuery(WorkloadThread* thread) {
     thread->finished_ops(1, WorkloadOp::kRead);
   }
   char msg[96];
-  snprintf(msg, sizeof(msg), "(%.2f rows per query, %" PRIu64 " of %" PRIu64
-           " found)", FLAGS_indexlookup_ops ? static_cast<double>(rows) /
-           static_cast<double>(FLAGS_indexlookup_ops) : 0.0, found, rows);
+  snprintf(msg, sizeof(msg),
+           "(%.2f rows per query, %" PRIu64 " of %" PRIu64 " found)",
+           FLAGS_indexlookup_ops
+               ? static_cast<double>(rows) /
+                     static_cast<double>(FLAGS_indexlookup_ops)
+               : 0.0,
+           found, rows);
   thread->add_message(msg);
 }
 

@@ -71,8 +71,9 @@ class Lethe {
       : t_(t),
         clock_(SystemClock::Default()),
         value_(FLAGS_lethe_value_size, 'v'),
-        deadline_(FLAGS_lethe_deadline > 0 ? FLAGS_lethe_deadline
-                                           : FLAGS_delete_persistence_threshold),
+        deadline_(FLAGS_lethe_deadline > 0
+                      ? FLAGS_lethe_deadline
+                      : FLAGS_delete_persistence_threshold),
         rng_(t->seed),
         live_(FLAGS_lethe_keys, false) {}
 
@@ -97,7 +98,8 @@ class Lethe {
 
     char msg[256];
     snprintf(msg, sizeof(msg),
-             "lethe: deadline %" PRIu64 "s, worst over-deadline %.3f%%, "
+             "lethe: deadline %" PRIu64
+             "s, worst over-deadline %.3f%%, "
              "final %.3f%% (max age %.0fs), space_amp %.3f, write_amp %.3f, "
              "gets/s %.0f",
              deadline_, worst_over_pct_, last_over_pct_, last_max_age_,
@@ -115,11 +117,9 @@ class Lethe {
 
   // The time of the last record before `seqno`: no later than its write.
   double TimeOf(SequenceNumber seqno) const {
-    auto it = std::lower_bound(
-        seqno_times_.begin(), seqno_times_.end(), seqno,
-        [](const std::pair<SequenceNumber, double>& r, SequenceNumber s) {
-          return r.first < s;
-        });
+    auto it = std::lower_bound(seqno_times_.begin(), seqno_times_.end(), seqno,
+                               [](const std::pair<SequenceNumber, double>& r,
+                                  SequenceNumber s) { return r.first < s; });
     if (it == seqno_times_.begin()) return start_;
     return std::prev(it)->second;
   }
@@ -149,7 +149,8 @@ class Lethe {
 
   Status Steady() {
     const double end = Now() + static_cast<double>(FLAGS_lethe_seconds);
-    double next_sample = Now() + static_cast<double>(FLAGS_lethe_sample_seconds);
+    double next_sample =
+        Now() + static_cast<double>(FLAGS_lethe_sample_seconds);
     double next_record = Now();
     uint64_t gets = 0;
     const double steady_start = Now();
@@ -199,8 +200,8 @@ class Lethe {
     const double end = Now() + static_cast<double>(FLAGS_lethe_idle_seconds);
     Status s;
     while (s.ok() && Now() < end) {
-      const double wait =
-          std::min(static_cast<double>(FLAGS_lethe_sample_seconds), end - Now());
+      const double wait = std::min(
+          static_cast<double>(FLAGS_lethe_sample_seconds), end - Now());
       clock_->SleepForMicroseconds(static_cast<int>(wait * 1e6));
       RecordSeqno();
       s = Sample("idle");
@@ -255,8 +256,9 @@ class Lethe {
     ages->count = all.size();
     if (all.empty()) return Status::OK();
     auto pct = [&](double p) {
-      return all[std::min(all.size() - 1,
-                          static_cast<size_t>(p * static_cast<double>(all.size())))];
+      return all[std::min(
+          all.size() - 1,
+          static_cast<size_t>(p * static_cast<double>(all.size())))];
     };
     ages->p50 = pct(0.50);
     ages->p90 = pct(0.90);
@@ -276,16 +278,17 @@ class Lethe {
     if (!s.ok()) return s;
     uint64_t sst_bytes = 0;
     t_->db->GetIntProperty("rocksdb.total-sst-files-size", &sst_bytes);
-    const double live_bytes =
-        static_cast<double>(live_count_) * static_cast<double>(16 + value_.size());
+    const double live_bytes = static_cast<double>(live_count_) *
+                              static_cast<double>(16 + value_.size());
     last_space_amp_ =
         live_bytes > 0 ? static_cast<double>(sst_bytes) / live_bytes : 0;
     last_write_amp_ = WorkloadWriteAmp(t_->db, user_bytes_);
     // Over-deadline share of all deletes issued so far is what FADE bounds;
     // as a share of tombstones still waiting it is easier to read.
-    last_over_pct_ = ages.count > 0 ? 100.0 * static_cast<double>(ages.over_deadline) /
-                                          static_cast<double>(ages.count)
-                                    : 0;
+    last_over_pct_ = ages.count > 0
+                         ? 100.0 * static_cast<double>(ages.over_deadline) /
+                               static_cast<double>(ages.count)
+                         : 0;
     last_max_age_ = ages.max_age;
     worst_over_pct_ = std::max(worst_over_pct_, last_over_pct_);
     if (report_ != nullptr) {

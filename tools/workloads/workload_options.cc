@@ -68,8 +68,8 @@ void ConfigureWorkloadOptions(Options* options) {
     // One cache for the whole run: Open() runs again for every fresh DB.
     static std::shared_ptr<LocationCache> cache;
     if (cache == nullptr) {
-      Status s = LocationCache::CreateFromString(
-          ConfigOptions(), FLAGS_location_cache, &cache);
+      Status s = LocationCache::CreateFromString(ConfigOptions(),
+                                                 FLAGS_location_cache, &cache);
       if (!s.ok()) {
         fprintf(stderr, "--location_cache: %s\n", s.ToString().c_str());
         exit(1);

@@ -13,21 +13,21 @@
 static const char* phase = "";
 static char dir[256];
 
-#define CHECK(cond)                                                       \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
+#define CHECK(cond)                                                        \
+  do {                                                                     \
+    if (!(cond)) {                                                         \
       fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, \
-              phase, #cond);                                              \
-      abort();                                                            \
-    }                                                                     \
+              phase, #cond);                                               \
+      abort();                                                             \
+    }                                                                      \
   } while (0)
 
-#define CHECK_NO_ERROR(err)                                              \
-  do {                                                                   \
-    if ((err) != NULL) {                                                 \
+#define CHECK_NO_ERROR(err)                                               \
+  do {                                                                    \
+    if ((err) != NULL) {                                                  \
       fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, phase, err); \
-      abort();                                                           \
-    }                                                                    \
+      abort();                                                            \
+    }                                                                     \
   } while (0)
 
 static void StartPhase(const char* name) {
@@ -142,8 +142,8 @@ static void TestDBAndBatches(void) {
     /* The index sees an initial put as a put. */
     rocksdb_options_t* plain = rocksdb_options_create();
     size_t len = 0;
-    char* v = rocksdb_writebatch_wi_get_from_batch(wbwi, plain, "c", 1, &len,
-                                                   &err);
+    char* v =
+        rocksdb_writebatch_wi_get_from_batch(wbwi, plain, "c", 1, &len, &err);
     CHECK_NO_ERROR(err);
     CHECK(v != NULL && len == 2 && memcmp(v, "vc", 2) == 0);
     rocksdb_free(v);
@@ -227,7 +227,8 @@ static void TestTransactions(void) {
   rocksdb_options_t* opt = NewOptions();
   Destroy(opt, "txn");
   char* err = NULL;
-  rocksdb_transactiondb_options_t* tdbo = rocksdb_transactiondb_options_create();
+  rocksdb_transactiondb_options_t* tdbo =
+      rocksdb_transactiondb_options_create();
   rocksdb_transactiondb_t* tdb =
       rocksdb_transactiondb_open(opt, tdbo, Path("txn"), &err);
   CHECK_NO_ERROR(err);
@@ -396,8 +397,8 @@ static void TestLocationCache(void) {
   db = rocksdb_open(opt, Path("from_string"), &err);
   CHECK_NO_ERROR(err);
   WriteFlushRead(db, 100);
-  CHECK(PropertyField(db, "rocksdb.lodestone.location-cache", "capacity_bytes") ==
-        256 << 10);
+  CHECK(PropertyField(db, "rocksdb.lodestone.location-cache",
+                      "capacity_bytes") == 256 << 10);
   CHECK(PropertyField(db, "rocksdb.lodestone.location-cache", "hits") > 0);
   rocksdb_close(db);
   rocksdb_options_destroy(opt);

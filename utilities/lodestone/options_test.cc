@@ -184,15 +184,15 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
   Options options;
   options.create_if_missing = true;
   ASSERT_OK(DestroyDB(dbname, options));
-  auto with_table = [&](const std::function<void(BlockBasedTableOptions*)>&
-                            adjust) {
-    Options o = options;
-    BlockBasedTableOptions table;
-    table.craft_range_filter = true;
-    adjust(&table);
-    o.table_factory.reset(NewBlockBasedTableFactory(table));
-    return o;
-  };
+  auto with_table =
+      [&](const std::function<void(BlockBasedTableOptions*)>& adjust) {
+        Options o = options;
+        BlockBasedTableOptions table;
+        table.craft_range_filter = true;
+        adjust(&table);
+        o.table_factory.reset(NewBlockBasedTableFactory(table));
+        return o;
+      };
   struct Bad {
     const char* option;
     std::function<void(BlockBasedTableOptions*)> adjust;
@@ -215,8 +215,7 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
   for (const Bad& bad : bad_tables) {
     Status s = DB::Open(with_table(bad.adjust), dbname, &raw);
     EXPECT_TRUE(s.IsInvalidArgument()) << bad.option << ": " << s.ToString();
-    EXPECT_NE(s.ToString().find(bad.option), std::string::npos)
-        << s.ToString();
+    EXPECT_NE(s.ToString().find(bad.option), std::string::npos) << s.ToString();
   }
   {
     Options bad = options;
@@ -264,8 +263,7 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
                     .IsInvalidArgument());
     ColumnFamilyOptions bad_cf(with_table(bad_tables[2].adjust));
     ColumnFamilyHandle* cf = nullptr;
-    EXPECT_TRUE(
-        db->CreateColumnFamily(bad_cf, "bad", &cf).IsInvalidArgument());
+    EXPECT_TRUE(db->CreateColumnFamily(bad_cf, "bad", &cf).IsInvalidArgument());
     EXPECT_EQ(cf, nullptr);
   }
   ASSERT_OK(DestroyDB(dbname, options));
@@ -312,8 +310,8 @@ TEST_F(LodestoneOptionsTest, ImpossibleLocationCacheSizesAreRefused) {
   }
   {
     Options good = options;
-    ASSERT_OK(GetDBOptionsFromString(config_, DBOptions(),
-                                     "location_cache=64K", &db_options));
+    ASSERT_OK(GetDBOptionsFromString(config_, DBOptions(), "location_cache=64K",
+                                     &db_options));
     good.location_cache = db_options.location_cache;
     ASSERT_OK(DB::Open(good, dbname, &raw));
     delete raw;

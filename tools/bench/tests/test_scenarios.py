@@ -1,7 +1,6 @@
 """Scenario data, db_bench command lines, ratio summaries and outputs."""
 
 import json
-import os
 
 import pytest
 
