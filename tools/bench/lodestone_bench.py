@@ -70,7 +70,14 @@ def write_outputs(results, out_dir):
     md = report.markdown(results, table)
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(md)
-    pngs = report.plot(results, table, os.path.join(out_dir, results["scenario"]["name"]))
+    try:
+        pngs = report.plot(results, table, os.path.join(out_dir, results["scenario"]["name"]))
+    except ImportError:
+        # A run's numbers outlive a Python without matplotlib: they are
+        # written and archived; `report` draws the plots later.
+        print("plots skipped: no matplotlib in this Python (tools/bench.sh "
+              "provides one)")
+        pngs = []
     print(md)
     print("wrote %s/results.json, results.md, %s" % (out_dir, ", ".join(
         os.path.basename(p) for p in pngs)))
