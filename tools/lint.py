@@ -10,6 +10,7 @@ cannot run has checked nothing.
   tools/lint.py --fix    reformat the C/C++ files in place
 """
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -51,9 +52,7 @@ def main(argv):
                 cmd.insert(2, "-Werror")
             if subprocess.run(cmd, cwd=ROOT, capture_output=True).returncode != 0:
                 failures.append("%s: not formatted (tools/lint.py --fix)" % f)
-    try:
-        import pyflakes  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("pyflakes") is None:
         failures.append("pyflakes not found (python3 -m pip install pyflakes)")
     else:
         proc = subprocess.run([sys.executable, "-m", "pyflakes"] + py, cwd=ROOT,
