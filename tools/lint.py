@@ -47,10 +47,9 @@ def main(argv):
         failures.append("clang-format not found (Debian: apt-get install clang-format)")
     else:
         for f in cxx:
-            cmd = [clang_format, "--style=file", "-i" if fix else "--dry-run", f]
-            if not fix:
-                cmd.insert(2, "-Werror")
-            if subprocess.run(cmd, cwd=ROOT, capture_output=True).returncode != 0:
+            mode = ["-i"] if fix else ["--dry-run", "-Werror"]
+            if subprocess.run([clang_format, "--style=file"] + mode + [f], cwd=ROOT,
+                              capture_output=True).returncode != 0:
                 failures.append("%s: not formatted (tools/lint.py --fix)" % f)
     if importlib.util.find_spec("pyflakes") is None:
         failures.append("pyflakes not found (python3 -m pip install pyflakes)")

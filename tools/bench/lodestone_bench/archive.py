@@ -127,14 +127,19 @@ def _compared_steps(results):
             if "binary" not in s and not s.get("latency_of")}
 
 
+def _summary(results):
+    """The ratio table of a results document, computed again from its runs
+    (today's rules, e.g. report.speed) where the archive kept them."""
+    return report.summarize(results) if results.get("runs") else results.get("summary", [])
+
+
 def noise_band(results):
     """The smoke run's spread: (lowest, highest) ratio of Lodestone with
     every option off against stock over its rows and repetitions, or None.
     A headline ratio inside it is not a measured difference."""
     if results is None:
         return None
-    table = report.summarize(results) if results.get("runs") else results.get("summary", [])
-    rows = [r for r in table if r["variant"] != results["scenario"]["baseline"]
+    rows = [r for r in _summary(results) if r["variant"] != results["scenario"]["baseline"]
             and r.get("ratio_min") is not None]
     if not rows:
         return None
@@ -187,7 +192,7 @@ def headline_markdown(archive_root, scenarios):
             lines.append("| %s | - | - | - | - | - | %d | - | %s: too few repetitions |" % (
                 name, reps, link))
             continue
-        table = report.summarize(results) if results.get("runs") else results.get("summary", [])
+        table = _summary(results)
         baseline = results["scenario"]["baseline"]
         compared = _compared_steps(results)
         for row in table:

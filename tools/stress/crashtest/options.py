@@ -78,17 +78,7 @@ FAULTS = {
     "open_metadata_write_fault_one_in": lambda: random.choice([0, 8]),
     "sync_fault_injection": 1,
 }
-NO_FAULTS = {
-    "write_fault_one_in": 0,
-    "read_fault_one_in": 0,
-    "metadata_read_fault_one_in": 0,
-    "metadata_write_fault_one_in": 0,
-    "open_read_fault_one_in": 0,
-    "open_write_fault_one_in": 0,
-    "open_metadata_read_fault_one_in": 0,
-    "open_metadata_write_fault_one_in": 0,
-    "sync_fault_injection": 0,
-}
+NO_FAULTS = {k: 0 for k in FAULTS}
 
 CONFIGS = {
     "blackbox_simple": dict(
