@@ -147,7 +147,7 @@ Status LocationCacheImpl::Allocate(size_t capacity) {
   if (!s.ok()) {
     return s;
   }
-  const size_t n = capacity / sizeof(uint64_t);
+  const size_t n = capacity / sizeof(LocationSlot);
   if (n == 0) {
     return Status::OK();
   }
@@ -155,7 +155,7 @@ Status LocationCacheImpl::Allocate(size_t capacity) {
   // grants them) that costs one memory miss instead of a miss plus a page
   // walk. The capacity check above keeps the rounding from overflowing.
   constexpr size_t kHugePage = size_t{2} << 20;
-  const size_t bytes = n * sizeof(uint64_t);
+  const size_t bytes = n * sizeof(LocationSlot);
   const size_t alignment = bytes >= kHugePage ? kHugePage : 64;
   void* memory = nullptr;
   if (posix_memalign(&memory, alignment,
@@ -169,9 +169,9 @@ Status LocationCacheImpl::Allocate(size_t capacity) {
   }
 #endif
   storage_.reset(memory);
-  auto* slots = static_cast<std::atomic<uint64_t>*>(memory);
+  auto* slots = static_cast<LocationSlot*>(memory);
   for (size_t i = 0; i < n; ++i) {
-    new (&slots[i]) std::atomic<uint64_t>(0);
+    new (&slots[i]) LocationSlot();
   }
   slots_.store(slots, std::memory_order_release);
   num_slots_.store(n, std::memory_order_release);
@@ -205,11 +205,11 @@ Status LocationCacheImpl::EnsureAllocated(size_t block_cache_capacity,
 size_t LocationCacheImpl::GetCapacity() const {
   const size_t n = num_slots();
   if (n > 0) {
-    return n * sizeof(uint64_t);
+    return n * sizeof(LocationSlot);
   }
   // Not allocated yet (a fraction of the block cache), or refused.
   return allocation_status_.ok()
-             ? options_.capacity / sizeof(uint64_t) * sizeof(uint64_t)
+             ? options_.capacity / sizeof(LocationSlot) * sizeof(LocationSlot)
              : 0;
 }
 
@@ -224,7 +224,7 @@ std::string LocationCacheImpl::ToString() const {
   return buf;
 }
 
-std::atomic<uint64_t>* LocationCacheImpl::slot(uint64_t hash) const {
+LocationSlot* LocationCacheImpl::slot(uint64_t hash) const {
   return slots_.load(std::memory_order_relaxed) +
          FastRange64(hash, num_slots_.load(std::memory_order_relaxed));
 }
@@ -262,13 +262,14 @@ void LocationCacheImpl::ReleaseOwner(uint32_t owner) {
 }
 
 size_t LocationCacheImpl::ClearOwner(uint32_t owner) {
-  std::atomic<uint64_t>* slots = slots_.load(std::memory_order_acquire);
+  LocationSlot* slots = slots_.load(std::memory_order_acquire);
   const size_t n = num_slots();
   size_t cleared = 0;
   for (size_t i = 0; i < n; ++i) {
-    uint64_t d = slots[i].load(std::memory_order_relaxed);
+    uint64_t d = slots[i].head.load(std::memory_order_relaxed);
     if (d != 0 && LocationDescriptor::OwnerOf(d) == owner &&
-        slots[i].compare_exchange_strong(d, 0, std::memory_order_seq_cst)) {
+        slots[i].head.compare_exchange_strong(d, 0,
+                                              std::memory_order_seq_cst)) {
       ++cleared;
     }
   }
@@ -276,11 +277,11 @@ size_t LocationCacheImpl::ClearOwner(uint32_t owner) {
 }
 
 size_t LocationCacheImpl::CountOwned(uint32_t owner) const {
-  std::atomic<uint64_t>* slots = slots_.load(std::memory_order_acquire);
+  LocationSlot* slots = slots_.load(std::memory_order_acquire);
   const size_t n = num_slots();
   size_t used = 0;
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t d = slots[i].load(std::memory_order_relaxed);
+    const uint64_t d = slots[i].head.load(std::memory_order_relaxed);
     used += d != 0 && (owner == 0 || LocationDescriptor::OwnerOf(d) == owner);
   }
   return used;
@@ -306,9 +307,8 @@ uint64_t SlotHash(uint32_t owner, uint32_t cf_id, const Slice& user_key) {
 }
 }  // namespace
 
-std::atomic<uint64_t>* LocationCacheBinding::Slot(uint32_t cf_id,
-                                                  const Slice& user_key,
-                                                  uint32_t* fingerprint) const {
+LocationSlot* LocationCacheBinding::Slot(uint32_t cf_id, const Slice& user_key,
+                                         uint32_t* fingerprint) const {
   const uint64_t hash = SlotHash(owner_, cf_id, user_key);
   if (fingerprint != nullptr) {
     // The slot index comes from the hash's high bits (FastRange64).
@@ -317,20 +317,27 @@ std::atomic<uint64_t>* LocationCacheBinding::Slot(uint32_t cf_id,
   return shared_->slot(hash);
 }
 
-bool LocationCacheBinding::Populate(std::atomic<uint64_t>* slot,
-                                    uint64_t observed, uint64_t desired,
+bool LocationCacheBinding::Populate(LocationSlot* slot, uint64_t observed_head,
+                                    const LocationSlotWords& desired,
                                     uint64_t epoch) const {
   std::atomic<uint64_t>& current_epoch = shared_->epoch(owner_);
   if (Ingesting(epoch) ||
       current_epoch.load(std::memory_order_seq_cst) != epoch ||
-      !slot->compare_exchange_strong(observed, desired,
-                                     std::memory_order_seq_cst)) {
+      slot->head.load(std::memory_order_relaxed) != observed_head) {
+    return false;
+  }
+  // The tail first: a reader that sees the new head sees this tail or a
+  // later writer's, which fails the check (location_descriptor.h).
+  slot->tail.store(desired.tail, std::memory_order_relaxed);
+  if (!slot->head.compare_exchange_strong(observed_head, desired.head,
+                                          std::memory_order_seq_cst)) {
     return false;
   }
   // A flush or ingestion that bumped the epoch between our check and the
   // swap may have cleared this slot already; its clear must win.
   if (current_epoch.load(std::memory_order_seq_cst) != epoch) {
-    slot->compare_exchange_strong(desired, 0, std::memory_order_seq_cst);
+    uint64_t expected = desired.head;
+    slot->head.compare_exchange_strong(expected, 0, std::memory_order_seq_cst);
     return false;
   }
   return true;
@@ -366,8 +373,8 @@ Status PrepareLocationCache(
   }
   char buf[160];
   snprintf(buf, sizeof(buf),
-           "Lodestone location cache: %s, %zu bytes (%zu slots of 8 bytes)%s",
-           shared->ToString().c_str(), bytes, bytes / sizeof(uint64_t),
+           "Lodestone location cache: %s, %zu bytes (%zu slots of 16 bytes)%s",
+           shared->ToString().c_str(), bytes, bytes / sizeof(LocationSlot),
            bytes == 0 ? ": no block cache to size it from, disabled" : "");
   *log_line = buf;
   return Status::OK();

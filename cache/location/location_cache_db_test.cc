@@ -84,8 +84,111 @@ TEST_F(LocationCacheDBTest, HitReturnsTheValue) {
   ASSERT_TRUE(db_->GetProperty("rocksdb.lodestone.location-cache", &report));
   EXPECT_NE(report.find("capacity_bytes: 1048576"), std::string::npos)
       << report;
-  EXPECT_NE(report.find("slots: 131072"), std::string::npos) << report;
+  EXPECT_NE(report.find("slots: 65536"), std::string::npos) << report;
   EXPECT_NE(report.find("hits: "), std::string::npos) << report;
+}
+
+// Where users run RocksDB the block cache holds a fraction of the data: a
+// hit whose data block was evicted still goes straight to that block, one
+// data block read with no index or filter partition lookup, and caches it
+// as the full search would.
+TEST_F(LocationCacheDBTest, HitOnAnEvictedBlockReadsOnlyThatBlock) {
+  Options options = LocationOptions();
+  BlockBasedTableOptions table;
+  table.index_type = BlockBasedTableOptions::kTwoLevelIndexSearch;
+  table.partition_filters = true;
+  table.filter_policy.reset(NewBloomFilterPolicy(10));
+  table.cache_index_and_filter_blocks = true;
+  table.metadata_block_size = 256;  // several index and filter partitions
+  table.block_size = 1024;
+  table.block_cache = NewLRUCache(16 << 20);
+  options.table_factory.reset(NewBlockBasedTableFactory(table));
+  Open(options);
+  for (int i = 0; i < 4000; i++) {
+    ASSERT_OK(Put(Key(i), std::string(100, static_cast<char>('a' + i % 26))));
+  }
+  ASSERT_OK(Flush());
+  MoveFilesToLevel(2);
+  auto tickers = [&] {
+    return std::vector<uint64_t>{
+        Ticker(LOCATION_CACHE_HIT),     Ticker(BLOCK_CACHE_DATA_ADD),
+        Ticker(BLOCK_CACHE_INDEX_MISS), Ticker(BLOCK_CACHE_FILTER_MISS),
+        Ticker(BLOCK_CACHE_INDEX_HIT),  Ticker(BLOCK_CACHE_FILTER_HIT),
+        Ticker(BLOCK_CACHE_DATA_HIT),
+    };
+  };
+  int tested = 0;
+  for (int i = 0; i < 4000; i += 37) {
+    const std::string value(100, static_cast<char>('a' + i % 26));
+    // Remembered, unless a later key took the slot (slots collide).
+    ExpectHit(Key(i), value);
+    table.block_cache->EraseUnRefEntries();
+    const std::vector<uint64_t> before = tickers();
+    ASSERT_EQ(Get(Key(i)), value);
+    const std::vector<uint64_t> after = tickers();
+    ASSERT_EQ(after[0], before[0] + 1) << "hit " << Key(i);
+    EXPECT_EQ(after[1], before[1] + 1) << "one data block read and cached";
+    for (size_t t = 2; t < 6; t++) {
+      EXPECT_EQ(after[t], before[t]) << "no index or filter partition, " << t;
+    }
+    // The block it read is cached: the next hit finds it there.
+    ASSERT_EQ(Get(Key(i)), value);
+    EXPECT_EQ(tickers()[6], after[6] + 1);
+    ++tested;
+  }
+  EXPECT_EQ(tested, 109);
+
+  // A read that may not do I/O gets Incomplete, as from the full search.
+  table.block_cache->EraseUnRefEntries();
+  ReadOptions cache_only;
+  cache_only.read_tier = kBlockCacheTier;
+  std::string value;
+  const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+  EXPECT_TRUE(db_->Get(cache_only, Key(37), &value).IsIncomplete());
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits);
+
+  // Without checksums nothing would vouch for the remembered block size:
+  // an evicted block takes the full search.
+  ReadOptions no_checksums;
+  no_checksums.verify_checksums = false;
+  const uint64_t index_misses = Ticker(BLOCK_CACHE_INDEX_MISS);
+  ASSERT_OK(db_->Get(no_checksums, Key(74), &value));
+  EXPECT_EQ(value, std::string(100, static_cast<char>('a' + 74 % 26)));
+  EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits);
+  EXPECT_GT(Ticker(BLOCK_CACHE_INDEX_MISS), index_misses);
+}
+
+// The shapes production tables have: 16 KiB blocks (most entries' values
+// start past 4 KiB in their block) and tables past 64 MiB. Every key is
+// remembered and hits.
+TEST_F(LocationCacheDBTest, LargeBlocksAndLargeTablesAreRemembered) {
+  Options options = LocationOptions();
+  options.write_buffer_size = 128 << 20;
+  options.compression = kNoCompression;
+  BlockBasedTableOptions table;
+  table.block_size = 16 << 10;
+  options.table_factory.reset(NewBlockBasedTableFactory(table));
+  Open(options);
+  Random rnd(301);
+  // 70 MiB: a 512 KiB value every 64 keys, each in one block with the 63
+  // small values before it.
+  const int kKeys = 140 * 64;
+  for (int i = 0; i < kKeys; i++) {
+    ASSERT_OK(Put(Key(i), i % 64 == 0 ? rnd.RandomString(512 << 10) : "small"));
+  }
+  ASSERT_OK(Flush());
+  std::vector<LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  ASSERT_EQ(files.size(), 1u);
+  ASSERT_GT(files[0].size, uint64_t{70} << 20);
+  // Small values past 4 KiB in their blocks, and a block past 64 MiB.
+  for (int i = 1; i < 64; i++) {
+    ExpectHit(Key(i), "small");
+  }
+  for (int i = kKeys - 63; i < kKeys; i++) {
+    ExpectHit(Key(i), "small");
+  }
+  EXPECT_EQ(Ticker(LOCATION_CACHE_POPULATE_SKIPPED), 0u);
 }
 
 TEST_F(LocationCacheDBTest, OffByDefault) {
@@ -125,7 +228,7 @@ TEST_F(LocationCacheDBTest, FlushOfANewerVersionInvalidates) {
 
 TEST_F(LocationCacheDBTest, HashCollisionsNeverReturnAnotherKey) {
   // One slot: every key collides with every other.
-  Open(LocationOptions(/*capacity=*/8));
+  Open(LocationOptions(/*capacity=*/16));
   for (int i = 0; i < 300; i++) {
     ASSERT_OK(Put(Key(i), "v" + std::to_string(i)));
   }
@@ -148,7 +251,7 @@ TEST_F(LocationCacheDBTest, HashCollisionsNeverReturnAnotherKey) {
 // descriptors keep exact value offsets and carry no fingerprint: every
 // foreign descriptor costs a block read, none answers for another key.
 TEST_F(LocationCacheDBTest, OtherComparatorsCheckExactOffsets) {
-  Options options = LocationOptions(/*capacity=*/8);
+  Options options = LocationOptions(/*capacity=*/16);
   options.comparator = ReverseBytewiseComparator();
   Open(options);
   // Keys that are prefixes of each other, and empty values.
@@ -540,7 +643,7 @@ TEST_F(LocationCacheDBTest, BlockCacheFraction) {
   options.location_cache = LocationCache::Create(lco);
   Open(options);
   EXPECT_EQ(options.location_cache->GetCapacity(),
-            size_t{8 << 20} / 10 / 8 * 8);
+            size_t{8 << 20} / 10 / 16 * 16);
   ASSERT_OK(Put("a", "1"));
   ASSERT_OK(Flush());
   ExpectHit("a", "1");
@@ -634,8 +737,10 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
                     Key(i).c_str(), v.c_str(), s.ToString().c_str(), floor);
             LocationCacheBinding* b =
                 dbfull()->GetDBOptions().location_cache->binding();
-            uint64_t d = b->Slot(0, Key(i))->load();
-            LocationDescriptor loc = LocationDescriptor::Decode(d);
+            LocationSlot* slot = b->Slot(0, Key(i));
+            LocationDescriptor loc;
+            LocationDescriptor::Decode({slot->head.load(), slot->tail.load()},
+                                       &loc);
             fprintf(stderr,
                     "  slot: owner %u file %" PRIu64 " block %" PRIu64
                     " value at %u\n",

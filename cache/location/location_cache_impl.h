@@ -1,13 +1,14 @@
 // Lodestone: the location cache's slot array and the per-DB view of it.
 //
 // LocationCacheImpl is what LocationCache::Create returns: one array of
-// 64-bit descriptors (location_descriptor.h) that several DBs may share.
+// 16-byte slots (location_descriptor.h) that several DBs may share.
 // Each DB that opens with it binds a LocationCacheBinding, which carries
 // the DB's owner id (stamped into every descriptor it writes, so one DB
 // never acts on another's) and that owner's invalidation epoch.
 //
-// Concurrency: readers use atomic loads only. Population is one
-// compare-and-swap, skipped on contention. Flush and ingestion bump the
+// Concurrency: readers use atomic loads only. Population stores a slot's
+// tail and then swaps its head in (one compare-and-swap, skipped on
+// contention). Flush and ingestion bump the
 // owner's epoch and then clear the slots of the keys they write; a reader
 // remembers the epoch from before it acquired its SuperVersion and undoes
 // its population if the epoch moved meanwhile (location_read_scope.h explains
@@ -51,7 +52,7 @@ class LocationCacheImpl : public LocationCache {
   size_t num_slots() const {
     return num_slots_.load(std::memory_order_acquire);
   }
-  std::atomic<uint64_t>* slot(uint64_t hash) const;
+  LocationSlot* slot(uint64_t hash) const;
 
   // Owner ids 1..15; 0 when all are taken (that DB runs without the cache).
   uint32_t AcquireOwner();
@@ -75,7 +76,7 @@ class LocationCacheImpl : public LocationCache {
     void operator()(void* p) const;
   };
   std::unique_ptr<void, FreeDeleter> storage_;
-  std::atomic<std::atomic<uint64_t>*> slots_{nullptr};
+  std::atomic<LocationSlot*> slots_{nullptr};
   std::atomic<size_t> num_slots_{0};
   uint32_t owners_in_use_ = 0;     // bit per owner id, under mu_
   uint32_t owners_ever_used_ = 0;  // ditto
@@ -111,8 +112,8 @@ class LocationCacheBinding : public LocationCache {
 
   // The slot of (column family, user key), and optionally the key's
   // fingerprint (descriptor tag). Requires enabled().
-  std::atomic<uint64_t>* Slot(uint32_t cf_id, const Slice& user_key,
-                              uint32_t* fingerprint = nullptr) const;
+  LocationSlot* Slot(uint32_t cf_id, const Slice& user_key,
+                     uint32_t* fingerprint = nullptr) const;
 
   uint64_t Epoch() const {
     return shared_->epoch(owner_).load(std::memory_order_seq_cst);
@@ -140,19 +141,20 @@ class LocationCacheBinding : public LocationCache {
     ClearSlot(Slot(cf_id, user_key));
   }
   // Another owner's descriptor in the slot is cleared too: a lost entry,
-  // never a wrong one. The load keeps clean slots' cache lines clean.
-  static void ClearSlot(std::atomic<uint64_t>* slot) {
-    if (slot->load(std::memory_order_relaxed) != 0) {
-      slot->store(0, std::memory_order_seq_cst);
+  // never a wrong one. The load keeps clean slots' cache lines clean. The
+  // head alone says whether a slot is in use.
+  static void ClearSlot(LocationSlot* slot) {
+    if (slot->head.load(std::memory_order_relaxed) != 0) {
+      slot->head.store(0, std::memory_order_seq_cst);
     }
   }
   size_t InvalidateAll() { return shared_->ClearOwner(owner_); }
 
-  // Publishes `desired` in `slot` if it still holds `observed` and this
-  // owner's epoch is still `epoch`; undone if the epoch moves during the
-  // swap. False when skipped.
-  bool Populate(std::atomic<uint64_t>* slot, uint64_t observed,
-                uint64_t desired, uint64_t epoch) const;
+  // Publishes `desired` in `slot` if its head still holds `observed_head`
+  // and this owner's epoch is still `epoch`; undone if the epoch moves
+  // during the swap. False when skipped.
+  bool Populate(LocationSlot* slot, uint64_t observed_head,
+                const LocationSlotWords& desired, uint64_t epoch) const;
 
  private:
   static constexpr uint64_t kIngestingOne = uint64_t{1} << 40;

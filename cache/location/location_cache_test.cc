@@ -1,5 +1,6 @@
 #include "rocksdb/location_cache.h"
 
+#include <array>
 #include <set>
 #include <string>
 #include <vector>
@@ -65,33 +66,84 @@ TEST_F(LocationCacheOptionsTest, BadInputIsAStatus) {
 }
 
 TEST(LocationDescriptorTest, RoundTripAndLimits) {
-  uint64_t word = 0;
+  // Every field at its largest.
+  LocationSlotWords words;
   ASSERT_TRUE(LocationDescriptor::Encode(
-      15, (1u << 24) - 1, (uint64_t{1} << 26) - 4, 4095, 3, &word));
-  LocationDescriptor d = LocationDescriptor::Decode(word);
+      15, (uint64_t{1} << 30) - 1, (uint64_t{1} << 30) - 1,
+      (uint64_t{1} << 20) - 1, (uint64_t{1} << 16) - 1, 3, &words));
+  LocationDescriptor d;
+  ASSERT_TRUE(LocationDescriptor::Decode(words, &d));
   EXPECT_EQ(d.owner, 15u);
-  EXPECT_EQ(d.file_number, (1u << 24) - 1);
-  EXPECT_EQ(d.block_offset, (uint64_t{1} << 26) - 4);
-  EXPECT_EQ(d.value_offset_words, 4095u >> 2);
+  EXPECT_EQ(d.file_number, (uint64_t{1} << 30) - 1);
+  EXPECT_EQ(d.block_offset, (uint64_t{1} << 30) - 1);
+  EXPECT_EQ(d.block_size, (uint64_t{1} << 20) - 1);
+  EXPECT_EQ(d.value_offset_words, ((1u << 16) - 1) >> 2);
   EXPECT_EQ(d.tag, 3u);
-  EXPECT_EQ(LocationDescriptor::OwnerOf(word), 15u);
-  EXPECT_EQ(LocationDescriptor::TagOf(word), 3u);
+  EXPECT_EQ(LocationDescriptor::OwnerOf(words.head), 15u);
+  EXPECT_EQ(LocationDescriptor::TagOf(words.head), 3u);
 
-  ASSERT_TRUE(LocationDescriptor::Encode(1, 7, 4096, 13, 1, &word));
-  d = LocationDescriptor::Decode(word);
-  EXPECT_EQ(d.file_number, 7u);
-  EXPECT_EQ(d.block_offset, 4096u);
-  EXPECT_EQ(d.value_offset_words, 3u);
+  // What a production table needs: a 16 KiB block past 64 MiB of a file
+  // numbered past 2^24, an entry past 4 KiB in it.
+  ASSERT_TRUE(LocationDescriptor::Encode(
+      1, uint64_t{1} << 25, (uint64_t{70} << 20) + 3, 7001, 12345, 1, &words));
+  ASSERT_TRUE(LocationDescriptor::Decode(words, &d));
+  EXPECT_EQ(d.file_number, uint64_t{1} << 25);
+  EXPECT_EQ(d.block_offset, (uint64_t{70} << 20) + 3);
+  EXPECT_EQ(d.block_size, 7001u);
+  EXPECT_EQ(d.value_offset_words, 12345u >> 2);
   EXPECT_EQ(d.tag, 1u);
 
   // What does not fit is not cached.
-  EXPECT_FALSE(LocationDescriptor::Encode(0, 7, 0, 0, 0, &word));
-  EXPECT_FALSE(LocationDescriptor::Encode(16, 7, 0, 0, 0, &word));
-  EXPECT_FALSE(LocationDescriptor::Encode(1, 1u << 24, 0, 0, 0, &word));
+  EXPECT_FALSE(LocationDescriptor::Encode(0, 7, 0, 0, 0, 0, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(16, 7, 0, 0, 0, 0, &words));
   EXPECT_FALSE(
-      LocationDescriptor::Encode(1, 7, uint64_t{1} << 26, 0, 0, &word));
-  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 4096, 0, &word));
-  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 4, &word));
+      LocationDescriptor::Encode(1, uint64_t{1} << 30, 0, 0, 0, 0, &words));
+  EXPECT_FALSE(
+      LocationDescriptor::Encode(1, 7, uint64_t{1} << 30, 0, 0, 0, &words));
+  EXPECT_FALSE(
+      LocationDescriptor::Encode(1, 7, 0, uint64_t{1} << 20, 0, 0, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 1u << 16, 0, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 0, 4, &words));
+}
+
+// A tail written for another head, as a reader sees it while a writer is
+// between its two stores, is not taken: every field of the head and of the
+// tail is covered by the check.
+TEST(LocationDescriptorTest, TornPairFailsTheCheck) {
+  LocationSlotWords base;
+  ASSERT_TRUE(
+      LocationDescriptor::Encode(3, 1000, 1 << 20, 4000, 800, 2, &base));
+  LocationDescriptor d;
+  ASSERT_TRUE(LocationDescriptor::Decode(base, &d));
+  const std::vector<std::array<uint64_t, 6>> others = {
+      {4, 1000, 1 << 20, 4000, 800, 2},        // owner
+      {3, 1001, 1 << 20, 4000, 800, 2},        // file
+      {3, 1000, (1 << 20) + 4, 4000, 800, 2},  // block offset
+      {3, 1000, (1 << 20) + 1, 4000, 800, 2},  // its low bits
+      {3, 1000, 1 << 20, 4001, 800, 2},        // block size
+      {3, 1000, 1 << 20, 4000, 804, 2},        // value offset
+      {3, 1000, 1 << 20, 4000, 800, 1},        // tag
+  };
+  for (const auto& f : others) {
+    LocationSlotWords other;
+    ASSERT_TRUE(LocationDescriptor::Encode(
+        static_cast<uint32_t>(f[0]), f[1], f[2], f[3], f[4],
+        static_cast<uint32_t>(f[5]), &other));
+    ASSERT_NE(other, base);
+    if (other.head != base.head) {
+      EXPECT_FALSE(LocationDescriptor::Decode({base.head, other.tail}, &d));
+      EXPECT_FALSE(LocationDescriptor::Decode({other.head, base.tail}, &d));
+    } else {
+      // Same head, another entry of the same block: a pair some writer
+      // wrote, naming that entry (the hit then finds another key there).
+      ASSERT_TRUE(LocationDescriptor::Decode({base.head, other.tail}, &d));
+      EXPECT_EQ(d.block_offset, f[2]);
+      EXPECT_EQ(d.block_size, f[3]);
+      EXPECT_EQ(d.value_offset_words, f[4] >> 2);
+    }
+  }
+  // A slot whose tail was never written (zero) under a live head.
+  EXPECT_FALSE(LocationDescriptor::Decode({base.head, 0}, &d));
 }
 
 // A hit finds its entry by value offset alone

@@ -4,14 +4,15 @@
 // A lookup that may remember a location lends the GetContext of its key a
 // LocationCacheFoundEntry (GetContext::set_location_found). The table
 // reader that decides the key (state kFound) reports the entry's data block
-// and value offset into it, and Version::MultiGet reports the file. Nothing
-// listens (a null sink) unless the location cache does, which costs the
-// table readers one null check per decided key.
+// (its handle: offset and size) and value offset into it, and Version::MultiGet
+// reports the file. Nothing listens (a null sink) unless the location cache
+// does, which costs the table readers one null check per decided key.
 
 #pragma once
 
 #include <cstdint>
 
+#include "table/format.h"
 #include "table/get_context.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -25,19 +26,21 @@ struct LocationCacheFoundEntry {
   // Reported by BlockBasedTable::Get and ::MultiGet; other table formats
   // report nothing (has_entry stays false).
   uint64_t block_offset = 0;
+  uint64_t block_size = 0;
   uint32_t value_offset = 0;
   bool has_entry = false;
 };
 
 // BlockBasedTable::Get / ::MultiGet, when an entry decided the lookup: its
-// data block and the offset of its value within the block. The latest
-// report wins.
+// data block's handle and the offset of its value within the block. The
+// latest report wins.
 inline void ReportLocationCacheEntry(GetContext* get_context,
-                                     uint64_t block_offset,
+                                     const BlockHandle& block,
                                      uint32_t value_offset) {
   LocationCacheFoundEntry* found = get_context->location_found();
   if (found != nullptr) {
-    found->block_offset = block_offset;
+    found->block_offset = block.offset();
+    found->block_size = block.size();
     found->value_offset = value_offset;
     found->has_entry = true;
   }

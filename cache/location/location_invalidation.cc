@@ -34,10 +34,9 @@ void LocationCacheFlushInvalidator::OnKey(const Slice& internal_key) {
   if (binding_ == nullptr) {
     return;
   }
-  std::atomic<uint64_t>* slot =
-      binding_->Slot(cf_id_, ExtractUserKey(internal_key));
+  LocationSlot* slot = binding_->Slot(cf_id_, ExtractUserKey(internal_key));
   PREFETCH(slot, 1 /* write */, 1 /* locality */);
-  std::atomic<uint64_t>*& oldest = pending_[next_pending_++ % kPipeline];
+  LocationSlot*& oldest = pending_[next_pending_++ % kPipeline];
   if (oldest != nullptr) {
     LocationCacheBinding::ClearSlot(oldest);
   }
@@ -46,7 +45,7 @@ void LocationCacheFlushInvalidator::OnKey(const Slice& internal_key) {
 }
 
 void LocationCacheFlushInvalidator::ClearPending() {
-  for (std::atomic<uint64_t>*& slot : pending_) {
+  for (LocationSlot*& slot : pending_) {
     if (slot != nullptr) {
       LocationCacheBinding::ClearSlot(slot);
       slot = nullptr;

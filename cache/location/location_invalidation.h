@@ -17,6 +17,8 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+struct LocationSlot;
+
 class ExternalSstFileIngestionJob;
 class LocationCache;
 class LocationCacheBinding;
@@ -49,7 +51,7 @@ class LocationCacheFlushInvalidator {
   const uint32_t cf_id_;
   Statistics* const stats_;
   uint64_t invalidated_ = 0;
-  std::array<std::atomic<uint64_t>*, kPipeline> pending_{};
+  std::array<LocationSlot*, kPipeline> pending_{};
   size_t next_pending_ = 0;
 };
 

@@ -68,7 +68,10 @@ void LocationCacheLookup::LoadSlot() {
   if (slot_ == nullptr) {
     slot_ = binding_->Slot(version_.cf_id, key_.user_key(), &fingerprint_);
   }
-  observed_ = slot_->load(std::memory_order_acquire);
+  // The head first (location_descriptor.h): the tail is then the head's or
+  // a later writer's, which the check tells apart.
+  observed_.head = slot_->head.load(std::memory_order_acquire);
+  observed_.tail = slot_->tail.load(std::memory_order_relaxed);
 }
 
 bool LocationCacheLookup::TryServeActive(
@@ -87,12 +90,15 @@ bool LocationCacheLookup::TryServeActive(
   }
   LoadSlot();
   Outcome outcome = Outcome::kMiss;
-  // Another key's descriptor, told by its fingerprint, is a plain miss.
-  if (observed_ != 0 &&
-      LocationDescriptor::OwnerOf(observed_) == binding_->owner() &&
+  // Another key's descriptor, told by its fingerprint, is a plain miss; so
+  // is a tail that does not belong to the head (a writer is in between).
+  LocationDescriptor loc;
+  if (observed_.head != 0 &&
+      LocationDescriptor::OwnerOf(observed_.head) == binding_->owner() &&
       (!fingerprinted_ ||
-       LocationDescriptor::TagOf(observed_) == fingerprint_)) {
-    outcome = Serve(observed_);
+       LocationDescriptor::TagOf(observed_.head) == fingerprint_) &&
+      LocationDescriptor::Decode(observed_, &loc)) {
+    outcome = Serve(loc);
   }
   switch (outcome) {
     case Outcome::kHit:
@@ -111,8 +117,45 @@ bool LocationCacheLookup::TryServeActive(
   return false;
 }
 
-LocationCacheLookup::Outcome LocationCacheLookup::Serve(uint64_t descriptor) {
-  const LocationDescriptor loc = LocationDescriptor::Decode(descriptor);
+bool LocationCacheLookup::PositionInBlock(BlockBasedTable* table,
+                                          const BlockHandle& handle,
+                                          DataBlockIter* biter) const {
+  Status s;
+  if (read_options_.verify_checksums) {
+    // The block as the full search would get it: from the block cache, or
+    // read from the table (and cached, per the read's options) without an
+    // index or filter lookup. The block's checksum vouches for the size the
+    // slot holds; kBlockCacheTier reads get Incomplete instead of a read.
+    BlockCacheLookupContext lookup_context(TableReaderCaller::kUserGet);
+    table->NewDataBlockIterator<DataBlockIter>(
+        read_options_, handle, biter, BlockType::kData, get_context_,
+        &lookup_context, /*prefetch_buffer=*/nullptr,
+        /*for_compaction=*/false, /*async_read=*/false, s,
+        /*use_block_cache_for_lookup=*/true);
+  } else {
+    // Without checksums nothing would catch a torn slot's size: only a
+    // block already cached serves (only the offset keys the cache).
+    CachableEntry<Block> block;
+    if (table->get_rep()->table_options.block_cache != nullptr) {
+      s = table->LookupAndPinBlocksInCache<Block_kData>(
+          read_options_, handle, &block.As<Block_kData>());
+    }
+    if (!s.ok() || block.GetValue() == nullptr) {
+      // It may have read the table's compression dictionary and failed.
+      IGNORE_STATUS_IF_ERROR(s);
+      return false;
+    }
+    table->NewDataBlockIterator<DataBlockIter>(read_options_, block, biter,
+                                               Status::OK());
+  }
+  // A failed read makes this a miss: the full search reads, and reports
+  // the error, for itself.
+  IGNORE_STATUS_IF_ERROR(s);
+  return s.ok() && biter->status().ok();
+}
+
+LocationCacheLookup::Outcome LocationCacheLookup::Serve(
+    const LocationDescriptor& loc) {
   // A file no longer in this reader's Version: dropped lazily, here.
   const FileMetaData* file =
       FindFileInVersion(version_.vstorage, loc.file_number);
@@ -135,57 +178,46 @@ LocationCacheLookup::Outcome LocationCacheLookup::Serve(uint64_t descriptor) {
   // (matched exactly by owner and number) is a block-based table.
   auto* table = static_cast<BlockBasedTable*>(reader);
   Outcome outcome = Outcome::kMiss;
-  if (table->get_rep()->table_options.block_cache != nullptr) {
-    // Only the offset matters to the block cache key; a block that is not
-    // cached sends the lookup down the full path.
-    const BlockHandle handle(loc.block_offset, /*size=*/0);
-    CachableEntry<Block> block;
-    Status s = table->LookupAndPinBlocksInCache<Block_kData>(
-        read_options_, handle, &block.As<Block_kData>());
-    // It may read the table's compression dictionary; a failed read makes
-    // this a miss, and the full search reads (and reports) for itself.
-    IGNORE_STATUS_IF_ERROR(s);
-    if (s.ok() && block.GetValue() != nullptr) {
-      DataBlockIter biter;
-      table->NewDataBlockIterator<DataBlockIter>(read_options_, block, &biter,
-                                                 Status::OK());
-      // The remembered entry, found by its offset alone. It was the newest
-      // version of its key in this immutable file when remembered, so its
-      // key, type and a sequence number this read may see prove it is what
-      // a seek for the key would return (a newer point version anywhere
-      // else invalidated the slot; newer range tombstones are asked below).
-      const Slice ikey = key_.internal_key();
-      ParsedInternalKey parsed;
-      outcome = Outcome::kFalseHit;
-      if (biter.SeekToEntryByValueOffset(loc.value_offset_words) &&
-          TagFor(biter.ValueOffset()) == loc.tag &&
-          ParseInternalKey(biter.key(), &parsed, /*log_err_key=*/false).ok() &&
-          (parsed.type == kTypeValue || parsed.type == kTypeValueInitial) &&
-          parsed.sequence <= GetInternalKeySeqno(ikey) &&
-          version_.icmp->user_comparator()->Equal(parsed.user_key,
-                                                  key_.user_key())) {
-        outcome = Outcome::kHit;
-      }
-      // A range tombstone flushed after the entry was remembered may cover
-      // it (location_range_tombstones.h): the full search decides, and the
-      // slot, which can only lead here again, is let go.
-      if (outcome == Outcome::kHit &&
-          NewerRangeTombstoneMayCover(version_, binding_->instance_id(),
-                                      read_options_, key_.user_key(),
-                                      parsed.sequence)) {
-        uint64_t expected = observed_;
-        slot_->compare_exchange_strong(expected, 0, std::memory_order_seq_cst);
-        outcome = Outcome::kStale;
-      }
-      if (outcome == Outcome::kHit) {
-        bool matched = false;
-        Status read_status;
-        get_context_->SaveValue(parsed, biter.value(), &matched, &read_status,
-                                biter.IsValuePinned() ? &biter : nullptr);
-        // A plain value leaves nothing else to decide.
-        assert(read_status.ok());
-        assert(get_context_->State() == GetContext::kFound);
-      }
+  DataBlockIter biter;
+  if (PositionInBlock(table, BlockHandle(loc.block_offset, loc.block_size),
+                      &biter)) {
+    // The remembered entry, found by its offset alone. It was the newest
+    // version of its key in this immutable file when remembered, so its
+    // key, type and a sequence number this read may see prove it is what
+    // a seek for the key would return (a newer point version anywhere
+    // else invalidated the slot; newer range tombstones are asked below).
+    const Slice ikey = key_.internal_key();
+    ParsedInternalKey parsed;
+    outcome = Outcome::kFalseHit;
+    if (biter.SeekToEntryByValueOffset(loc.value_offset_words) &&
+        TagFor(biter.ValueOffset()) == loc.tag &&
+        ParseInternalKey(biter.key(), &parsed, /*log_err_key=*/false).ok() &&
+        (parsed.type == kTypeValue || parsed.type == kTypeValueInitial) &&
+        parsed.sequence <= GetInternalKeySeqno(ikey) &&
+        version_.icmp->user_comparator()->Equal(parsed.user_key,
+                                                key_.user_key())) {
+      outcome = Outcome::kHit;
+    }
+    // A range tombstone flushed after the entry was remembered may cover
+    // it (location_range_tombstones.h): the full search decides, and the
+    // slot, which can only lead here again, is let go.
+    if (outcome == Outcome::kHit &&
+        NewerRangeTombstoneMayCover(version_, binding_->instance_id(),
+                                    read_options_, key_.user_key(),
+                                    parsed.sequence)) {
+      uint64_t expected = observed_.head;
+      slot_->head.compare_exchange_strong(expected, 0,
+                                          std::memory_order_seq_cst);
+      outcome = Outcome::kStale;
+    }
+    if (outcome == Outcome::kHit) {
+      bool matched = false;
+      Status read_status;
+      get_context_->SaveValue(parsed, biter.value(), &matched, &read_status,
+                              biter.IsValuePinned() ? &biter : nullptr);
+      // A plain value leaves nothing else to decide.
+      assert(read_status.ok());
+      assert(get_context_->State() == GetContext::kFound);
     }
   }
   if (table_handle != nullptr) {
@@ -201,18 +233,19 @@ void LocationCacheLookup::Remember(const FileMetaData& file,
       merge_context.GetNumOperands() > 0 || is_blob_index) {
     return;
   }
-  uint64_t desired = 0;
+  LocationSlotWords desired;
   if (!LocationDescriptor::Encode(binding_->owner(), file.fd.GetNumber(),
-                                  found_.block_offset, found_.value_offset,
+                                  found_.block_offset, found_.block_size,
+                                  found_.value_offset,
                                   TagFor(found_.value_offset), &desired)) {
     RecordTick(version_.stats, LOCATION_CACHE_POPULATE_SKIPPED);
     return;
   }
   if (desired == observed_) {
-    return;  // remembered already (its block was not cached)
+    return;  // remembered already (a hit that could not be served)
   }
   RecordTick(version_.stats,
-             binding_->Populate(slot_, observed_, desired, epoch_)
+             binding_->Populate(slot_, observed_.head, desired, epoch_)
                  ? LOCATION_CACHE_POPULATE
                  : LOCATION_CACHE_POPULATE_SKIPPED);
 }

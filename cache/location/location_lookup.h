@@ -25,6 +25,9 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class BlockBasedTable;
+class BlockHandle;
+class DataBlockIter;
 class GetContext;
 class Logger;
 class SystemClock;
@@ -131,7 +134,11 @@ class LocationCacheLookup {
                 bool is_blob_index);
   // Reads the key's slot into slot_/observed_.
   void LoadSlot();
-  Outcome Serve(uint64_t descriptor);
+  Outcome Serve(const LocationDescriptor& loc);
+  // Points `biter` at the data block `handle` names in `table`: cached, or
+  // read when the read's options allow. False when it cannot be had.
+  bool PositionInBlock(BlockBasedTable* table, const BlockHandle& handle,
+                       DataBlockIter* biter) const;
   // The descriptor tag this key's entry at `value_offset` carries
   // (location_descriptor.h).
   uint32_t TagFor(uint32_t value_offset) const {
@@ -146,10 +153,10 @@ class LocationCacheLookup {
   const LocationCacheReadScope* scope_ = nullptr;  // of the same cache
   bool may_remember_ = false;
   uint64_t epoch_ = 0;  // the scope's
-  std::atomic<uint64_t>* slot_ = nullptr;
+  LocationSlot* slot_ = nullptr;
   uint32_t fingerprint_ = 0;    // of the key, from its slot hash
   bool fingerprinted_ = false;  // bytewise comparator: tags are fingerprints
-  uint64_t observed_ = 0;
+  LocationSlotWords observed_;
   GetContext* get_context_ = nullptr;
   LocationCacheFoundEntry found_;
   bool listening_ = false;  // get_context_->location_found() is &found_

@@ -27,6 +27,8 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+struct LocationSlot;
+
 class LocationCache;
 class LocationCacheBinding;
 
@@ -57,8 +59,8 @@ class LocationCacheReadScope {
 
   // The slot and fingerprint the prefetching constructor computed, if it
   // was for this (column family, user key): saves hashing the key twice.
-  std::atomic<uint64_t>* SlotFor(uint32_t cf_id, const Slice& user_key,
-                                 uint32_t* fingerprint) const {
+  LocationSlot* SlotFor(uint32_t cf_id, const Slice& user_key,
+                        uint32_t* fingerprint) const {
     if (slot_ == nullptr || cf_id != cf_id_ || user_key != key_) {
       return nullptr;
     }
@@ -72,7 +74,7 @@ class LocationCacheReadScope {
 
   LocationCacheBinding* binding_ = nullptr;
   uint64_t epoch_ = 0;
-  std::atomic<uint64_t>* slot_ = nullptr;  // prefetched
+  LocationSlot* slot_ = nullptr;  // prefetched
   uint32_t fingerprint_ = 0;
   uint32_t cf_id_ = 0;
   Slice key_;  // the caller's, alive for the whole read

@@ -1,10 +1,10 @@
 // Lodestone: the location cache.
 //
-// A direct-mapped array of 8-byte descriptors, one slot per hashed
+// A direct-mapped array of 16-byte descriptors, one slot per hashed
 // (column family, user key), naming the table file, data block and entry of
 // the key's newest persisted version. A point lookup that hits reads that one
 // entry instead of searching every level. It stores no keys or values, so its
-// memory is exactly 8 bytes per slot. See docs/location_cache.md.
+// memory is exactly 16 bytes per slot. See docs/location_cache.md.
 //
 // Set DBOptions::location_cache to enable it; one cache may serve several
 // DBs and column families.
@@ -25,7 +25,7 @@ struct ConfigOptions;
 class LocationCacheBinding;
 
 struct LocationCacheOptions {
-  // Memory for the descriptor array, in bytes (8 bytes per slot).
+  // Memory for the descriptor array, in bytes (16 bytes per slot).
   size_t capacity = 0;
 
   // When > 0 and `capacity` is 0, the capacity is this fraction of the block
@@ -55,7 +55,7 @@ class LocationCache {
   // The options this cache was created with.
   virtual const LocationCacheOptions& GetOptions() const = 0;
 
-  // Bytes the descriptor array takes (8 bytes per slot; 0 until sized).
+  // Bytes the descriptor array takes (16 bytes per slot; 0 until sized).
   virtual size_t GetCapacity() const = 0;
 
   // The options string that recreates this cache ("capacity=...").

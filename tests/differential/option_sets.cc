@@ -121,7 +121,7 @@ std::map<std::string, OptionSet> Registry() {
   OptionSet location{
       "location_cache", [](Options* o) {
         static const std::shared_ptr<ROCKSDB_NAMESPACE::LocationCache> cache =
-            ROCKSDB_NAMESPACE::LocationCache::Create({/*capacity=*/4096});
+            ROCKSDB_NAMESPACE::LocationCache::Create({/*capacity=*/8192});
         o->location_cache = cache;
       }};
   location.warm_point_reads = true;

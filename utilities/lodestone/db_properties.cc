@@ -36,7 +36,7 @@ std::string LocationCacheReport(ColumnFamilyData* cfd) {
   }
   LocationCacheBinding* binding = cache->binding();
   const size_t capacity = cache->GetCapacity();
-  const size_t slots = capacity / sizeof(uint64_t);
+  const size_t slots = capacity / sizeof(LocationSlot);
   char buf[512];
   snprintf(buf, sizeof(buf),
            "location_cache: %s\ncapacity_bytes: %zu\nslots: %zu\n"

@@ -87,27 +87,18 @@ def claims_of(p):
     # (fixed for the run), there is nothing to remember.
     plain_values = p.get("use_put_entity_one_in") != 1 and \
         not p.get("use_merge") and p.get("use_timed_put_one_in") != 1
-    # A hit serves its entry from the data block in the block cache. With
-    # mmap reads, upstream reads an uncompressed block in place and never
-    # caches it (only blocks that own their bytes are inserted), so a DB
-    # without compression keeps no block a hit could use
-    # (docs/location_cache.md, "Where it stays idle").
-    # Likewise with fill_cache=0 (db_stress's reads then insert no block)
-    # and no prepopulation at flush: blocks get cached only by verification
-    # reads, which a short invocation may not reach (seed 2211010: 50,001
-    # reads, 4,922 locations remembered, no hit).
+    # A hit whose data block is not cached reads that block (db_stress's
+    # reads verify checksums), so neither mmap reads of uncompressed tables
+    # (read in place, never cached) nor fill_cache=0 keep hits away.
     # With use_multiget every point read is a MultiGet, and with
     # check_multiget_consistency (upstream's default) each takes an explicit
     # snapshot: nothing is remembered (seed 2401004: 1,593,829 lookups, 0
     # populated; the same flags with the check off populate).
     snapshot_reads = p.get("use_multiget") and \
         p.get("check_multiget_consistency", 1)
-    blocks_cached = not (p.get("mmap_read") and
-                         p.get("compression_type", "none") == "none") and \
-        (p.get("fill_cache", 1) != 0 or p.get("prepopulate_block_cache", 0) != 0)
     if p.get("location_cache") and p.get("readpercent", 0) > 0 and not udt \
             and not read_callback and expected_state_test(p) and plain_values \
-            and blocks_cached and not snapshot_reads:
+            and not snapshot_reads:
         # With DeleteRange in the mix too: a flushed range tombstone costs
         # only the hits on the keys it covers (location_range_tombstones.h).
         c["location_cache"] = "hits"
