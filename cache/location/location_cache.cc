@@ -312,7 +312,7 @@ LocationSlot* LocationCacheBinding::Slot(uint32_t cf_id, const Slice& user_key,
   const uint64_t hash = SlotHash(owner_, cf_id, user_key);
   if (fingerprint != nullptr) {
     // The slot index comes from the hash's high bits (FastRange64).
-    *fingerprint = static_cast<uint32_t>(hash) & LocationDescriptor::kTagMask;
+    *fingerprint = static_cast<uint32_t>(hash);
   }
   return shared_->slot(hash);
 }

@@ -52,6 +52,32 @@ class LocationCacheDBTest : public DBTestBase {
     ASSERT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 1) << key;
   }
 
+  // Writes `owner_key`'s remembered location into `other_key`'s slot as if
+  // it had been written for `other_key` (a fingerprint collision, which the
+  // check makes a 2^-28 event): the hit must still refuse it in the block.
+  void PlantForeignDescriptor(const std::string& owner_key,
+                              const std::string& other_key, bool bytewise) {
+    LocationCacheBinding* b =
+        dbfull()->GetDBOptions().location_cache->binding();
+    uint32_t owner_print = 0;
+    uint32_t other_print = 0;
+    LocationSlot* from = b->Slot(0, owner_key, &owner_print);
+    LocationSlot* to = b->Slot(0, other_key, &other_print);
+    LocationDescriptor loc;
+    ASSERT_TRUE(LocationDescriptor::Decode(
+        {from->head.load(), from->tail.load()}, owner_print, &loc));
+    const uint32_t tag =
+        bytewise ? other_print & LocationDescriptor::kTagMask : loc.tag;
+    const uint64_t value_offset =
+        (uint64_t{loc.value_offset_words} << 2) | (bytewise ? 0 : loc.tag);
+    LocationSlotWords words;
+    ASSERT_TRUE(LocationDescriptor::Encode(
+        loc.owner, loc.file_number, loc.block_offset, loc.block_size,
+        value_offset, tag, other_print, &words));
+    to->tail.store(words.tail);
+    to->head.store(words.head);
+  }
+
   // An external SST file of what `fill` adds, for ingestion.
   std::string ExternalFile(const std::function<void(SstFileWriter*)>& fill) {
     const std::string file = dbname_ + "/ingest.sst";
@@ -241,15 +267,24 @@ TEST_F(LocationCacheDBTest, HashCollisionsNeverReturnAnotherKey) {
     }
   }
   EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), 900u);
-  // The 2-bit fingerprint sends about three in four of the 900 foreign
-  // descriptors away without a block read.
-  EXPECT_GT(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
-  EXPECT_LT(Ticker(LOCATION_CACHE_FALSE_HIT), 400u);
+  // The key's fingerprint in the descriptor's check sends every foreign
+  // descriptor away without a block read.
+  EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
+  EXPECT_EQ(Ticker(LOCATION_CACHE_MISS), 900u);
+  // Should the fingerprint collide, the block still tells the keys apart.
+  for (int i = 1; i < 300; i += 10) {
+    ASSERT_EQ(Get(Key(i - 1)), "v" + std::to_string(i - 1));
+    PlantForeignDescriptor(Key(i - 1), Key(i), /*bytewise=*/true);
+    const uint64_t false_hits = Ticker(LOCATION_CACHE_FALSE_HIT);
+    ASSERT_EQ(Get(Key(i)), "v" + std::to_string(i));
+    EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), false_hits + 1) << i;
+  }
 }
 
 // Under another comparator a key may be a prefix of the one before it, so
-// descriptors keep exact value offsets and carry no fingerprint: every
-// foreign descriptor costs a block read, none answers for another key.
+// descriptors keep exact value offsets in their tags; the key's fingerprint
+// is in the check all the same, and a foreign descriptor that passed it
+// still answers for no other key.
 TEST_F(LocationCacheDBTest, OtherComparatorsCheckExactOffsets) {
   Options options = LocationOptions(/*capacity=*/16);
   options.comparator = ReverseBytewiseComparator();
@@ -271,7 +306,16 @@ TEST_F(LocationCacheDBTest, OtherComparatorsCheckExactOffsets) {
     }
   }
   EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), 200u);
-  EXPECT_GE(Ticker(LOCATION_CACHE_FALSE_HIT), 190u);
+  EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
+  for (size_t i = 1; i < keys.size(); i++) {
+    const std::string want = i % 2 ? "" : "v" + std::to_string(i);
+    ASSERT_EQ(Get(keys[i - 1]).size(),
+              i % 2 ? 1 + std::to_string(i - 1).size() : 0);
+    PlantForeignDescriptor(keys[i - 1], keys[i], /*bytewise=*/false);
+    const uint64_t false_hits = Ticker(LOCATION_CACHE_FALSE_HIT);
+    ASSERT_EQ(Get(keys[i]), want);
+    EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), false_hits + 1) << i;
+  }
 }
 
 TEST_F(LocationCacheDBTest, StaleFileAfterCompaction) {
@@ -737,10 +781,11 @@ TEST_F(LocationCacheDBTest, ConcurrentReadersNeverSeeAStaleVersion) {
                     Key(i).c_str(), v.c_str(), s.ToString().c_str(), floor);
             LocationCacheBinding* b =
                 dbfull()->GetDBOptions().location_cache->binding();
-            LocationSlot* slot = b->Slot(0, Key(i));
+            uint32_t fingerprint = 0;
+            LocationSlot* slot = b->Slot(0, Key(i), &fingerprint);
             LocationDescriptor loc;
             LocationDescriptor::Decode({slot->head.load(), slot->tail.load()},
-                                       &loc);
+                                       fingerprint, &loc);
             fprintf(stderr,
                     "  slot: owner %u file %" PRIu64 " block %" PRIu64
                     " value at %u\n",

@@ -111,7 +111,8 @@ class LocationCacheBinding : public LocationCache {
   bool enabled() const { return owner_ != 0 && shared_->num_slots() > 0; }
 
   // The slot of (column family, user key), and optionally the key's
-  // fingerprint (descriptor tag). Requires enabled().
+  // fingerprint: 32 bits of its hash that the slot index does not use (the
+  // descriptor's tag and check, location_descriptor.h). Requires enabled().
   LocationSlot* Slot(uint32_t cf_id, const Slice& user_key,
                      uint32_t* fingerprint = nullptr) const;
 

@@ -66,13 +66,14 @@ TEST_F(LocationCacheOptionsTest, BadInputIsAStatus) {
 }
 
 TEST(LocationDescriptorTest, RoundTripAndLimits) {
+  constexpr uint32_t kKey = 0x5eed1234;
   // Every field at its largest.
   LocationSlotWords words;
   ASSERT_TRUE(LocationDescriptor::Encode(
       15, (uint64_t{1} << 30) - 1, (uint64_t{1} << 30) - 1,
-      (uint64_t{1} << 20) - 1, (uint64_t{1} << 16) - 1, 3, &words));
+      (uint64_t{1} << 20) - 1, (uint64_t{1} << 16) - 1, 3, kKey, &words));
   LocationDescriptor d;
-  ASSERT_TRUE(LocationDescriptor::Decode(words, &d));
+  ASSERT_TRUE(LocationDescriptor::Decode(words, kKey, &d));
   EXPECT_EQ(d.owner, 15u);
   EXPECT_EQ(d.file_number, (uint64_t{1} << 30) - 1);
   EXPECT_EQ(d.block_offset, (uint64_t{1} << 30) - 1);
@@ -84,9 +85,10 @@ TEST(LocationDescriptorTest, RoundTripAndLimits) {
 
   // What a production table needs: a 16 KiB block past 64 MiB of a file
   // numbered past 2^24, an entry past 4 KiB in it.
-  ASSERT_TRUE(LocationDescriptor::Encode(
-      1, uint64_t{1} << 25, (uint64_t{70} << 20) + 3, 7001, 12345, 1, &words));
-  ASSERT_TRUE(LocationDescriptor::Decode(words, &d));
+  ASSERT_TRUE(LocationDescriptor::Encode(1, uint64_t{1} << 25,
+                                         (uint64_t{70} << 20) + 3, 7001, 12345,
+                                         1, kKey, &words));
+  ASSERT_TRUE(LocationDescriptor::Decode(words, kKey, &d));
   EXPECT_EQ(d.file_number, uint64_t{1} << 25);
   EXPECT_EQ(d.block_offset, (uint64_t{70} << 20) + 3);
   EXPECT_EQ(d.block_size, 7001u);
@@ -94,27 +96,29 @@ TEST(LocationDescriptorTest, RoundTripAndLimits) {
   EXPECT_EQ(d.tag, 1u);
 
   // What does not fit is not cached.
-  EXPECT_FALSE(LocationDescriptor::Encode(0, 7, 0, 0, 0, 0, &words));
-  EXPECT_FALSE(LocationDescriptor::Encode(16, 7, 0, 0, 0, 0, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(0, 7, 0, 0, 0, 0, kKey, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(16, 7, 0, 0, 0, 0, kKey, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, uint64_t{1} << 30, 0, 0, 0, 0,
+                                          kKey, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, uint64_t{1} << 30, 0, 0, 0,
+                                          kKey, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, uint64_t{1} << 20, 0, 0,
+                                          kKey, &words));
   EXPECT_FALSE(
-      LocationDescriptor::Encode(1, uint64_t{1} << 30, 0, 0, 0, 0, &words));
-  EXPECT_FALSE(
-      LocationDescriptor::Encode(1, 7, uint64_t{1} << 30, 0, 0, 0, &words));
-  EXPECT_FALSE(
-      LocationDescriptor::Encode(1, 7, 0, uint64_t{1} << 20, 0, 0, &words));
-  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 1u << 16, 0, &words));
-  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 0, 4, &words));
+      LocationDescriptor::Encode(1, 7, 0, 0, 1u << 16, 0, kKey, &words));
+  EXPECT_FALSE(LocationDescriptor::Encode(1, 7, 0, 0, 0, 4, kKey, &words));
 }
 
 // A tail written for another head, as a reader sees it while a writer is
 // between its two stores, is not taken: every field of the head and of the
-// tail is covered by the check.
+// tail is covered by the check, and so is the key's fingerprint.
 TEST(LocationDescriptorTest, TornPairFailsTheCheck) {
+  constexpr uint32_t kKey = 0x5eed1234;
   LocationSlotWords base;
   ASSERT_TRUE(
-      LocationDescriptor::Encode(3, 1000, 1 << 20, 4000, 800, 2, &base));
+      LocationDescriptor::Encode(3, 1000, 1 << 20, 4000, 800, 2, kKey, &base));
   LocationDescriptor d;
-  ASSERT_TRUE(LocationDescriptor::Decode(base, &d));
+  ASSERT_TRUE(LocationDescriptor::Decode(base, kKey, &d));
   const std::vector<std::array<uint64_t, 6>> others = {
       {4, 1000, 1 << 20, 4000, 800, 2},        // owner
       {3, 1001, 1 << 20, 4000, 800, 2},        // file
@@ -128,22 +132,30 @@ TEST(LocationDescriptorTest, TornPairFailsTheCheck) {
     LocationSlotWords other;
     ASSERT_TRUE(LocationDescriptor::Encode(
         static_cast<uint32_t>(f[0]), f[1], f[2], f[3], f[4],
-        static_cast<uint32_t>(f[5]), &other));
+        static_cast<uint32_t>(f[5]), kKey, &other));
     ASSERT_NE(other, base);
     if (other.head != base.head) {
-      EXPECT_FALSE(LocationDescriptor::Decode({base.head, other.tail}, &d));
-      EXPECT_FALSE(LocationDescriptor::Decode({other.head, base.tail}, &d));
+      EXPECT_FALSE(
+          LocationDescriptor::Decode({base.head, other.tail}, kKey, &d));
+      EXPECT_FALSE(
+          LocationDescriptor::Decode({other.head, base.tail}, kKey, &d));
     } else {
       // Same head, another entry of the same block: a pair some writer
       // wrote, naming that entry (the hit then finds another key there).
-      ASSERT_TRUE(LocationDescriptor::Decode({base.head, other.tail}, &d));
+      ASSERT_TRUE(
+          LocationDescriptor::Decode({base.head, other.tail}, kKey, &d));
       EXPECT_EQ(d.block_offset, f[2]);
       EXPECT_EQ(d.block_size, f[3]);
       EXPECT_EQ(d.value_offset_words, f[4] >> 2);
     }
   }
+  // Another key's descriptor: every bit of the key's fingerprint counts.
+  for (int bit = 0; bit < 32; bit++) {
+    EXPECT_FALSE(LocationDescriptor::Decode(base, kKey ^ (1u << bit), &d))
+        << bit;
+  }
   // A slot whose tail was never written (zero) under a live head.
-  EXPECT_FALSE(LocationDescriptor::Decode({base.head, 0}, &d));
+  EXPECT_FALSE(LocationDescriptor::Decode({base.head, 0}, kKey, &d));
 }
 
 // A hit finds its entry by value offset alone

@@ -21,10 +21,14 @@
 //                         (blocks up to 1 MiB)
 //         29..28  low     the block offset's low two bits: a read needs the
 //                         exact offset, the block cache key does not
-//         27..0   check   28 bits of a hash of the head and the tail's
-//                         other bits
+//         27..0   check   28 bits of a hash of the head, the tail's other
+//                         bits and the key's fingerprint
 //
-// No key is stored. A hit is proved to be for the looked-up key by seeking
+// No key is stored. The check carries 32 bits of the key's hash (the slot
+// index comes from its high bits): a descriptor written for another key
+// that shares the slot fails the check, so a slot collision is a miss
+// without a block read (which may be a disk read). A hit is proved to be
+// for the looked-up key by seeking
 // that key's entry in the named block by its value offset and finding the
 // key there: the descriptor was written for the key whose newest version
 // sits there. (An entry's ordinal would not do: blocks without per-key
@@ -35,17 +39,16 @@
 // bytewise comparator an entry takes at least four bytes (three length
 // varints and at least one key byte, since a key sorting after its
 // predecessor cannot be a prefix of it), so two entries' value offsets
-// differ by four or more. That frees the tag for a key fingerprint, which
-// turns three in four slot collisions into a miss without a block read.
-// Other comparators allow a key that is a prefix of the one before it, so
-// there the tag keeps the offset exact and no fingerprint is checked.
+// differ by four or more. That frees the tag for two more bits of the key's
+// hash, told without decoding the tail. Other comparators allow a key that
+// is a prefix of the one before it, so there the tag keeps the offset exact.
 //
 // Two words, one descriptor: a writer stores the tail, then swaps the head
 // in (release); a reader loads the head (acquire), then the tail, and takes
-// the pair only when the tail's check matches the head. A tail stored by a
-// writer whose head is not in (yet, or ever: it lost its swap) fails the
-// check unless 28 hash bits collide. Clearing a slot clears its head only.
-// Why not a 16-byte atomic: a portable one takes a lock or a locked
+// the pair only when the tail's check matches the head and the key. A tail
+// stored by a writer whose head is not in (yet, or ever: it lost its swap)
+// fails the check unless 28 hash bits collide. Clearing a slot clears its head
+// only. Why not a 16-byte atomic: a portable one takes a lock or a locked
 // compare-exchange on every read, and hot keys' slots are read by every
 // core.
 
@@ -100,7 +103,7 @@ struct LocationDescriptor {
   static bool Encode(uint32_t owner, uint64_t file_number,
                      uint64_t block_offset, uint64_t block_size,
                      uint64_t value_offset, uint32_t tag,
-                     LocationSlotWords* words) {
+                     uint32_t key_fingerprint, LocationSlotWords* words) {
     const uint64_t block = block_offset >> 2;
     const uint64_t value = value_offset >> 2;
     if (owner == 0 || owner > kMaxOwner || file_number >> kFileBits != 0 ||
@@ -113,7 +116,8 @@ struct LocationDescriptor {
                   (block << kTagBits) | tag;
     const uint64_t fields = (((value << kSizeBits) | block_size) << kLowBits) |
                             (block_offset & ((1u << kLowBits) - 1));
-    words->tail = (fields << kCheckBits) | Check(words->head, fields);
+    words->tail =
+        (fields << kCheckBits) | Check(words->head, fields, key_fingerprint);
     return true;
   }
 
@@ -124,10 +128,13 @@ struct LocationDescriptor {
     return static_cast<uint32_t>(head & kTagMask);
   }
 
-  // False when the tail was not written with this head (the check fails).
-  static bool Decode(const LocationSlotWords& words, LocationDescriptor* d) {
+  // False when the tail was not written with this head for a key of this
+  // fingerprint (the check fails).
+  static bool Decode(const LocationSlotWords& words, uint32_t key_fingerprint,
+                     LocationDescriptor* d) {
     const uint64_t fields = words.tail >> kCheckBits;
-    if ((words.tail & kCheckMask) != Check(words.head, fields)) {
+    if ((words.tail & kCheckMask) !=
+        Check(words.head, fields, key_fingerprint)) {
       return false;
     }
     d->owner = OwnerOf(words.head);
@@ -148,9 +155,12 @@ struct LocationDescriptor {
   static constexpr uint64_t kCheckMask = (uint64_t{1} << kCheckBits) - 1;
   // A multiply-xor mix: every input bit reaches the product's high bits,
   // which the check keeps. Torn pairs are accidents, not adversaries.
-  static uint64_t Check(uint64_t head, uint64_t tail_fields) {
+  static uint64_t Check(uint64_t head, uint64_t tail_fields,
+                        uint32_t key_fingerprint) {
     const uint64_t mixed =
-        (head ^ (tail_fields * 0x9E3779B97F4A7C15ull)) * 0xC2B2AE3D27D4EB4Full;
+        (head ^ ((tail_fields ^ (uint64_t{key_fingerprint} << 32)) *
+                 0x9E3779B97F4A7C15ull)) *
+        0xC2B2AE3D27D4EB4Full;
     return mixed >> (64 - kCheckBits);
   }
 };

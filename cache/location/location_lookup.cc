@@ -90,14 +90,15 @@ bool LocationCacheLookup::TryServeActive(
   }
   LoadSlot();
   Outcome outcome = Outcome::kMiss;
-  // Another key's descriptor, told by its fingerprint, is a plain miss; so
-  // is a tail that does not belong to the head (a writer is in between).
+  // Another key's descriptor, told by its fingerprint (the tag, then the
+  // check), is a plain miss; so is a tail that does not belong to the head
+  // (a writer is in between).
   LocationDescriptor loc;
   if (observed_.head != 0 &&
       LocationDescriptor::OwnerOf(observed_.head) == binding_->owner() &&
-      (!fingerprinted_ ||
-       LocationDescriptor::TagOf(observed_.head) == fingerprint_) &&
-      LocationDescriptor::Decode(observed_, &loc)) {
+      (!fingerprinted_ || LocationDescriptor::TagOf(observed_.head) ==
+                              (fingerprint_ & LocationDescriptor::kTagMask)) &&
+      LocationDescriptor::Decode(observed_, fingerprint_, &loc)) {
     outcome = Serve(loc);
   }
   switch (outcome) {
@@ -234,10 +235,10 @@ void LocationCacheLookup::Remember(const FileMetaData& file,
     return;
   }
   LocationSlotWords desired;
-  if (!LocationDescriptor::Encode(binding_->owner(), file.fd.GetNumber(),
-                                  found_.block_offset, found_.block_size,
-                                  found_.value_offset,
-                                  TagFor(found_.value_offset), &desired)) {
+  if (!LocationDescriptor::Encode(
+          binding_->owner(), file.fd.GetNumber(), found_.block_offset,
+          found_.block_size, found_.value_offset, TagFor(found_.value_offset),
+          fingerprint_, &desired)) {
     RecordTick(version_.stats, LOCATION_CACHE_POPULATE_SKIPPED);
     return;
   }

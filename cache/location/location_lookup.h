@@ -142,7 +142,7 @@ class LocationCacheLookup {
   // The descriptor tag this key's entry at `value_offset` carries
   // (location_descriptor.h).
   uint32_t TagFor(uint32_t value_offset) const {
-    return fingerprinted_ ? fingerprint_
+    return fingerprinted_ ? fingerprint_ & LocationDescriptor::kTagMask
                           : value_offset & LocationDescriptor::kTagMask;
   }
 
@@ -155,7 +155,8 @@ class LocationCacheLookup {
   uint64_t epoch_ = 0;  // the scope's
   LocationSlot* slot_ = nullptr;
   uint32_t fingerprint_ = 0;    // of the key, from its slot hash
-  bool fingerprinted_ = false;  // bytewise comparator: tags are fingerprints
+  bool fingerprinted_ = false;  // bytewise comparator: tags are fingerprint
+                                // bits
   LocationSlotWords observed_;
   GetContext* get_context_ = nullptr;
   LocationCacheFoundEntry found_;
