@@ -608,6 +608,29 @@ TEST_F(LocationCacheDBTest, MultiGetPopulates) {
   db_->ReleaseSnapshot(snap);
 }
 
+// A hit serves plain values only, so an entity is never remembered: its
+// probes would all be false hits, each a block visit (or a block read).
+TEST_F(LocationCacheDBTest, EntitiesAreNotRemembered) {
+  Open(LocationOptions());
+  WideColumns columns{{kDefaultWideColumnName, "v"}, {"c", "w"}};
+  ASSERT_OK(
+      db_->PutEntity(WriteOptions(), db_->DefaultColumnFamily(), "e", columns));
+  ASSERT_OK(Put("p", "plain"));
+  ASSERT_OK(Flush());
+  for (int i = 0; i < 3; i++) {
+    ASSERT_EQ(Get("e"), "v");
+  }
+  EXPECT_EQ(Ticker(LOCATION_CACHE_POPULATE), 0u);
+  EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
+  std::vector<std::string> values;
+  std::vector<Status> statuses =
+      db_->MultiGet(ReadOptions(), {Slice("e"), Slice("e")}, &values);
+  EXPECT_EQ(values[0], "v");
+  EXPECT_EQ(Ticker(LOCATION_CACHE_POPULATE), 0u);
+  EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
+  ExpectHit("p", "plain");
+}
+
 TEST_F(LocationCacheDBTest, MergeOperandsTakeTheFullPath) {
   Options options = LocationOptions();
   options.merge_operator = MergeOperators::CreateStringAppendOperator(',');

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "db/dbformat.h"
 #include "table/format.h"
 #include "table/get_context.h"
 
@@ -32,13 +33,21 @@ struct LocationCacheFoundEntry {
 };
 
 // BlockBasedTable::Get / ::MultiGet, when an entry decided the lookup: its
-// data block's handle and the offset of its value within the block. The
-// latest report wins.
+// data block's handle, its internal key and the offset of its value within
+// the block. The latest report wins. Only a plain value is kept: a hit
+// serves nothing else, so remembering an entity would only make every
+// later probe of its key a false hit.
 inline void ReportLocationCacheEntry(GetContext* get_context,
                                      const BlockHandle& block,
+                                     const Slice& internal_key,
                                      uint32_t value_offset) {
   LocationCacheFoundEntry* found = get_context->location_found();
   if (found != nullptr) {
+    const ValueType type = ExtractValueType(internal_key);
+    if (type != kTypeValue && type != kTypeValueInitial) {
+      found->has_entry = false;
+      return;
+    }
     found->block_offset = block.offset();
     found->block_size = block.size();
     found->value_offset = value_offset;
