@@ -30,13 +30,14 @@ struct LocationCacheFoundEntry {
   uint64_t block_size = 0;
   uint32_t value_offset = 0;
   bool has_entry = false;
+  // The entry is a plain value (kTypeValue or an initial put): the only
+  // kind a hit serves, so the only kind worth remembering.
+  bool plain_value = false;
 };
 
 // BlockBasedTable::Get / ::MultiGet, when an entry decided the lookup: its
 // data block's handle, its internal key and the offset of its value within
-// the block. The latest report wins. Only a plain value is kept: a hit
-// serves nothing else, so remembering an entity would only make every
-// later probe of its key a false hit.
+// the block. The latest report wins.
 inline void ReportLocationCacheEntry(GetContext* get_context,
                                      const BlockHandle& block,
                                      const Slice& internal_key,
@@ -44,10 +45,7 @@ inline void ReportLocationCacheEntry(GetContext* get_context,
   LocationCacheFoundEntry* found = get_context->location_found();
   if (found != nullptr) {
     const ValueType type = ExtractValueType(internal_key);
-    if (type != kTypeValue && type != kTypeValueInitial) {
-      found->has_entry = false;
-      return;
-    }
+    found->plain_value = type == kTypeValue || type == kTypeValueInitial;
     found->block_offset = block.offset();
     found->block_size = block.size();
     found->value_offset = value_offset;

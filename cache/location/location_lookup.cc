@@ -230,7 +230,9 @@ LocationCacheLookup::Outcome LocationCacheLookup::Serve(
 void LocationCacheLookup::Remember(const FileMetaData& file,
                                    const MergeContext& merge_context,
                                    bool is_blob_index) {
-  if (slot_ == nullptr || !found_.has_entry ||
+  // Only a plain value: a remembered entity would make every later probe
+  // of its key a false hit.
+  if (slot_ == nullptr || !found_.has_entry || !found_.plain_value ||
       merge_context.GetNumOperands() > 0 || is_blob_index) {
     return;
   }
