@@ -232,8 +232,10 @@ class CraftFilterReader {
     return metadata_.ExpectedKeys(lo, hi);
   }
 
-  // The data block ordinals a key in [lo, ...) may start in, for narrowing
-  // the index search: [first_block, last_block] of lo's partition.
+  // The data block ordinals a key in [lo, ...) may start in:
+  // [first_block, last_block] of lo's partition. Tests pin the metadata's
+  // block ranges with it; no seek narrows its index search with it
+  // (docs/craft.md says why).
   bool BlockRange(const Slice& lo, uint32_t* first_block,
                   uint32_t* last_block) const;
 
