@@ -30,10 +30,16 @@ struct LocationCacheFoundEntry {
   uint64_t block_size = 0;
   uint32_t value_offset = 0;
   bool has_entry = false;
-  // The entry is a plain value (kTypeValue or an initial put): the only
-  // kind a hit serves, so the only kind worth remembering.
+  // LocationCacheServesType(the entry's type).
   bool plain_value = false;
 };
+
+// The entry types a hit serves, and so the only ones worth remembering:
+// plain values (a put or an initial put). Anything else (entities, merge
+// operands, blob indexes) takes the full search.
+inline bool LocationCacheServesType(ValueType type) {
+  return type == kTypeValue || type == kTypeValueInitial;
+}
 
 // BlockBasedTable::Get / ::MultiGet, when an entry decided the lookup: its
 // data block's handle, its internal key and the offset of its value within
@@ -44,8 +50,8 @@ inline void ReportLocationCacheEntry(GetContext* get_context,
                                      uint32_t value_offset) {
   LocationCacheFoundEntry* found = get_context->location_found();
   if (found != nullptr) {
-    const ValueType type = ExtractValueType(internal_key);
-    found->plain_value = type == kTypeValue || type == kTypeValueInitial;
+    found->plain_value =
+        LocationCacheServesType(ExtractValueType(internal_key));
     found->block_offset = block.offset();
     found->block_size = block.size();
     found->value_offset = value_offset;

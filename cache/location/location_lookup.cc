@@ -193,7 +193,7 @@ LocationCacheLookup::Outcome LocationCacheLookup::Serve(
     if (biter.SeekToEntryByValueOffset(loc.value_offset_words) &&
         TagFor(biter.ValueOffset()) == loc.tag &&
         ParseInternalKey(biter.key(), &parsed, /*log_err_key=*/false).ok() &&
-        (parsed.type == kTypeValue || parsed.type == kTypeValueInitial) &&
+        LocationCacheServesType(parsed.type) &&
         parsed.sequence <= GetInternalKeySeqno(ikey) &&
         version_.icmp->user_comparator()->Equal(parsed.user_key,
                                                 key_.user_key())) {
