@@ -3,6 +3,7 @@
 set(LODESTONE_LIB_SOURCES
   # cache/location: the location cache
   cache/location/location_cache.cc
+  cache/location/location_cache_property.cc
   cache/location/location_lookup.cc
   cache/location/location_multiget.cc
   cache/location/location_range_tombstones.cc
@@ -17,6 +18,7 @@ set(LODESTONE_LIB_SOURCES
   # db/tombstone_compaction: tombstone-aware compaction (FADE, density)
   db/tombstone_compaction/tombstone_candidates.cc
   db/tombstone_compaction/tombstone_deadline_timer.cc
+  db/tombstone_compaction/tombstone_properties.cc
   db/tombstone_compaction/tombstone_stats.cc
   # db/tombstone_runs: scan-time conversion of tombstone runs
   db/tombstone_runs/tombstone_run_conversion.cc
@@ -25,6 +27,7 @@ set(LODESTONE_LIB_SOURCES
   table/craft/craft_partition.cc
   table/craft/craft_file_inspection.cc
   table/craft/craft_filter.cc
+  table/craft/craft_filter_property.cc
   table/craft/craft_key_count.cc
   table/craft/craft_level_check.cc
   table/craft/craft_seek.cc
@@ -38,7 +41,7 @@ set(LODESTONE_LIB_SOURCES
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc
   tools/ldb_commands/put_initial_command.cc
-  # utilities/lodestone: option registration
+  # utilities/lodestone: option registration, the DB property table
   utilities/lodestone/db_properties.cc
   utilities/lodestone/option_checks.cc
   utilities/lodestone/option_types.cc

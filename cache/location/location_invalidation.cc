@@ -7,8 +7,8 @@
 #include "monitoring/statistics_impl.h"
 #include "port/port.h"
 #include "rocksdb/sst_file_reader.h"
+#include "test_util/lodestone/planted_bugs.h"
 #include "test_util/sync_point.h"
-#include "utilities/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
 

@@ -9,7 +9,7 @@
 #include "db/version_set.h"
 #include "rocksdb/comparator.h"
 #include "table/table_reader.h"
-#include "utilities/lodestone/planted_bugs.h"
+#include "test_util/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
 

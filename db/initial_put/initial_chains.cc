@@ -14,7 +14,7 @@
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/comparator.h"
 #include "table/internal_iterator.h"
-#include "utilities/lodestone/planted_bugs.h"
+#include "test_util/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
 

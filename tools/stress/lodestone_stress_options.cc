@@ -13,9 +13,9 @@
 #include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
 #include "table/craft/craft_table_writer.h"
+#include "test_util/lodestone/planted_bugs.h"
 #include "tools/stress/lodestone_stress.h"
 #include "tools/stress/lodestone_stress_internal.h"
-#include "utilities/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace lodestone_stress {

@@ -1,22 +1,16 @@
-// Lodestone's DB properties, answered by DB::GetProperty (patch 0012):
+// Lodestone's DB properties, answered by DB::GetProperty (patch 0012). Each
+// feature's folder defines its property's name and report; this file keeps
+// only the one name-to-report table (as db/internal_stats.cc keeps
+// upstream's):
 //
-//   rocksdb.lodestone.tombstones-per-level
-//       per level: files, entries, point tombstones, range tombstones, and
-//       the tombstone share of entries; then totals.
-//
-//   rocksdb.lodestone.tombstone-compaction
-//       the tombstone-aware picker's options, candidates (best first) and
-//       the time until the next tombstone becomes overdue.
-//
-//   rocksdb.lodestone.tombstone-runs
-//       scan-time tombstone-run conversion: the option's value, range
-//       tombstones inserted and attempts discarded by this column family.
-//
+//   rocksdb.lodestone.location-cache
+//       cache/location/location_cache_property.h
 //   rocksdb.lodestone.craft-filter
-//       per level: files, files with an open CRaFT filter, keys, filter
-//       bytes and bits per key, and the bounded seeks those filters
-//       answered (checked, empty, false positives) since their tables
-//       were opened.
+//       table/craft/craft_filter_property.h
+//   rocksdb.lodestone.tombstone-compaction, tombstones-per-level
+//       db/tombstone_compaction/tombstone_properties.h
+//   rocksdb.lodestone.tombstone-runs
+//       db/tombstone_runs/tombstone_run_conversion.h
 //
 // Names and formats are listed in docs/properties.md.
 
@@ -31,10 +25,6 @@ namespace ROCKSDB_NAMESPACE {
 class ColumnFamilyData;
 
 extern const char* const kLodestonePropertyPrefix;  // "rocksdb.lodestone."
-extern const char* const kTombstonesPerLevelProperty;
-extern const char* const kTombstoneCompactionProperty;
-extern const char* const kLocationCacheProperty;
-extern const char* const kCraftFilterProperty;
 
 inline bool IsLodestoneProperty(const Slice& name) {
   return name.starts_with(kLodestonePropertyPrefix);
