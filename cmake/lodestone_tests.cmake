@@ -83,6 +83,12 @@ set_tests_properties(lodestone.patch_budget PROPERTIES LABELS lodestone TIMEOUT 
 # under pyflakes.
 add_test(NAME lodestone.lint COMMAND python3 ${LODESTONE_ROOT}/tools/lint.py)
 set_tests_properties(lodestone.lint PROPERTIES LABELS lodestone TIMEOUT 300)
+# Our folders include one another without a cycle; the self-test plants one.
+add_test(NAME lodestone.layering COMMAND python3 ${LODESTONE_ROOT}/tools/layering.py)
+add_test(NAME lodestone.layering_self_test
+  COMMAND python3 ${LODESTONE_ROOT}/tools/layering.py --self-test)
+set_tests_properties(lodestone.layering lodestone.layering_self_test
+  PROPERTIES LABELS lodestone TIMEOUT 60)
 # tools/stress/trace_prefix.py, on a hand-built trace.
 add_test(NAME lodestone.stress_tools
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/stress/tests)
