@@ -33,7 +33,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from lodestone_bench import archive, report, runner  # noqa: E402
+from lodestone_bench import (archive, markdown, plots, runner, scale,  # noqa: E402
+                             summary, tables)
 from lodestone_bench.scenario import (ScenarioError, list_scenarios,  # noqa: E402
                                       base_name, load_scenario, scaled)
 
@@ -62,16 +63,16 @@ def report_archived(dest):
 
 
 def write_outputs(results, out_dir):
-    table = report.summarize(results)
+    table = summary.summarize(results)
     results["summary"] = table
-    results["latency"] = report.latency_table(results)
+    results["latency"] = tables.latency_table(results)
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
-    md = report.markdown(results, table)
+    md = markdown.markdown(results, table)
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(md)
     try:
-        pngs = report.plot(results, table, os.path.join(out_dir, results["scenario"]["name"]))
+        pngs = plots.plot(results, table, os.path.join(out_dir, results["scenario"]["name"]))
     except ImportError:
         # A run's numbers outlive a Python without matplotlib: they are
         # written and archived; `report` draws the plots later.
@@ -119,7 +120,7 @@ def cmd_run(args):
 
 def write_scale(results_list, out_dir, archive_it=False):
     os.makedirs(out_dir, exist_ok=True)
-    rows = report.scale_table(results_list)
+    rows = scale.scale_table(results_list)
     doc = {"scenario": base_name(results_list[0]["scenario"]),
            "runs": [{"name": r["scenario"]["name"],
                      "factor": r["scenario"].get("scale_factor", 1),
@@ -127,10 +128,10 @@ def write_scale(results_list, out_dir, archive_it=False):
            "rows": rows}
     with open(os.path.join(out_dir, "scale.json"), "w") as f:
         json.dump(doc, f, indent=1)
-    md = report.scale_markdown(doc)
+    md = scale.scale_markdown(doc)
     with open(os.path.join(out_dir, "scale.md"), "w") as f:
         f.write(md)
-    png = report.plot_scale(doc, os.path.join(out_dir, doc["scenario"]))
+    png = scale.plot_scale(doc, os.path.join(out_dir, doc["scenario"]))
     print(md)
     print("wrote %s/scale.json, scale.md, %s" % (out_dir, os.path.basename(png)))
     if archive_it:

@@ -18,7 +18,7 @@ import json
 import os
 import shutil
 
-from . import report
+from . import summary
 
 
 def _compact(results):
@@ -129,8 +129,8 @@ def _compared_steps(results):
 
 def _summary(results):
     """The ratio table of a results document, computed again from its runs
-    (today's rules, e.g. report.speed) where the archive kept them."""
-    return report.summarize(results) if results.get("runs") else results.get("summary", [])
+    (today's rules, e.g. summary.speed) where the archive kept them."""
+    return summary.summarize(results) if results.get("runs") else results.get("summary", [])
 
 
 def noise_band(results):

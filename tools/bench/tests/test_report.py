@@ -2,7 +2,7 @@
 
 import pytest
 
-from lodestone_bench import report
+from lodestone_bench import markdown, scale, summary, tables
 from lodestone_bench.scenario import ScenarioError, validate
 
 
@@ -43,7 +43,7 @@ def _results():
 
 
 def test_latency_rows_take_the_warm_pass_and_compare_with_the_baseline():
-    rows = report.latency_table(_results())
+    rows = tables.latency_table(_results())
     assert [(r["step"], r["variant"]) for r in rows] == [
         ("read_latency", "stock"), ("read_latency", "lc")]
     stock, lc = rows
@@ -55,14 +55,14 @@ def test_latency_rows_take_the_warm_pass_and_compare_with_the_baseline():
 
 
 def test_histogram_cost_is_the_difference_with_the_untimed_step():
-    rows = report.latency_table(_results())
+    rows = tables.latency_table(_results())
     assert rows[0]["timing_cost"] == pytest.approx(0.5)
     assert rows[1]["timing_cost"] == pytest.approx(0.5)
 
 
 def test_markdown_shows_the_latency_table():
     results = _results()
-    md = report.markdown(dict(results, provenance={}), report.summarize(results))
+    md = markdown.markdown(dict(results, provenance={}), summary.summarize(results))
     assert "| read_latency | readrandom | lc | 2.50 (1.80) | 2.00 (2.50) | " \
            "6.00 (2.00) | 10.00 (3.00) | 0.500 |" in md
 
@@ -73,7 +73,7 @@ def _with_get_histograms(results):
         if run["step"] != "read_latency":
             continue
         fast = run["variant"] == "lc"
-        run["parsed"]["histograms"] = {report.GET_HISTOGRAM: {
+        run["parsed"]["histograms"] = {tables.GET_HISTOGRAM: {
             "P50": 1.0 if fast else 3.0 + run["rep"], "P95": 2.0 if fast else 6.0,
             "P99": 4.0 if fast else 10.0, "P100": 50.0,
             "COUNT": 1000, "SUM": 1500 if fast else 4000}}
@@ -81,7 +81,7 @@ def _with_get_histograms(results):
 
 
 def test_get_latency_rows_come_from_the_get_histogram():
-    rows = report.get_latency_table(_with_get_histograms(_results()))
+    rows = tables.get_latency_table(_with_get_histograms(_results()))
     # Steps whose runs kept no Get histogram get no row.
     assert [(r["step"], r["variant"]) for r in rows] == [
         ("read_latency", "stock"), ("read_latency", "lc")]
@@ -96,11 +96,11 @@ def test_get_latency_rows_come_from_the_get_histogram():
 
 def test_markdown_shows_the_get_latency_table():
     results = _with_get_histograms(_results())
-    md = report.markdown(dict(results, provenance={}), report.summarize(results))
+    md = markdown.markdown(dict(results, provenance={}), summary.summarize(results))
     assert "| read_latency | lc | 1000 | 1.50 (2.67) | 1.00 (4.00) | " \
            "2.00 (3.00) | 4.00 (2.50) |" in md
-    assert "rocksdb.db.get.micros" not in report.markdown(
-        dict(_results(), provenance={}), report.summarize(_results()))
+    assert "rocksdb.db.get.micros" not in markdown.markdown(
+        dict(_results(), provenance={}), summary.summarize(_results()))
 
 
 def test_latency_of_must_name_a_step():
@@ -115,9 +115,9 @@ def test_tickers_come_from_the_named_step():
     for run in results["runs"]:
         run["parsed"]["tickers"] = {"t": 1 if run["step"] == "read" else 2}
     results["scenario"]["tickers"] = ["t"]
-    assert [r["t"] for r in report.ticker_table(results)] == [2, 2]
+    assert [r["t"] for r in tables.ticker_table(results)] == [2, 2]
     results["scenario"]["ticker_step"] = "read"
-    assert [r["t"] for r in report.ticker_table(results)] == [1, 1]
+    assert [r["t"] for r in tables.ticker_table(results)] == [1, 1]
 
 
 def test_per_op_tickers_divide_by_the_runs_operations():
@@ -126,13 +126,13 @@ def test_per_op_tickers_divide_by_the_runs_operations():
         for b in run["parsed"]["benchmarks"]:
             b["operations"] = 1000
         run["parsed"]["tickers"] = {"reads": 500 * (1 + run["rep"])}
-    assert report.per_op_ticker_table(results) == []
+    assert tables.per_op_ticker_table(results) == []
     results["scenario"]["per_op_tickers"] = ["reads", "absent"]
-    rows = report.per_op_ticker_table(results)
+    rows = tables.per_op_ticker_table(results)
     assert len(rows) == 4  # two steps, two variants
     assert all(r["reads"] == 0.5 and r["absent"] is None for r in rows)
     results["provenance"] = {}
-    assert "| read | stock | 0.500 | - |" in report.markdown(results, [])
+    assert "| read | stock | 0.500 | - |" in markdown.markdown(results, [])
 
 
 def test_a_one_operation_step_is_compared_by_elapsed_time():
@@ -150,11 +150,11 @@ def test_a_one_operation_step_is_compared_by_elapsed_time():
                   "parsed": {"benchmarks": [compact(1200000.0, 0.0)]}}],
         "repetitions": 1, "provenance": {},
     }
-    rows = {r["variant"]: r for r in report.summarize(results)}
+    rows = {r["variant"]: r for r in summary.summarize(results)}
     assert rows["lc"]["ratio_median"] == pytest.approx(0.5)
     assert rows["stock"]["ops_median"] == pytest.approx(1 / 0.6)
     assert "| fill | compact | lc | 0.833 | 0.833..0.833 |" in \
-        report.markdown(results, report.summarize(results))
+        markdown.markdown(results, summary.summarize(results))
 
 
 def test_scaling_grows_the_named_flags_everywhere():
@@ -189,12 +189,12 @@ def test_the_scale_table_follows_each_ratio_across_sizes():
             if run["variant"] == "lc" and run["step"] == "read":
                 run["parsed"]["benchmarks"][-1]["ops_per_sec"] = 250000.0 * ratio
         runs.append(results)
-    rows = report.scale_table(runs)
+    rows = scale.scale_table(runs)
     # The latency step's throughput (histogram on) is left out.
     assert [(r["step"], r["variant"]) for r in rows] == [("read", "lc")]
     assert rows[0]["by_factor"]["1"]["ratio_median"] == pytest.approx(2.0)
     assert rows[0]["by_factor"]["4"]["ratio_median"] == pytest.approx(2.5)
-    md = report.scale_markdown({"scenario": "lat", "rows": rows, "runs": [
+    md = scale.scale_markdown({"scenario": "lat", "rows": rows, "runs": [
         {"name": "lat", "provenance": {}}, {"name": "lat_x4", "provenance": {}}]})
     assert "| read | readrandom | lc | 2.000 (2.000..2.000) | 2.500 (2.500..2.500) |" in md
 
@@ -204,8 +204,8 @@ def test_workload_first_and_last_come_from_the_steady_phase():
             {"phase": "drain", "p99": 80.0}, {"phase": "idle", "p99": 900.0}]
     results = {"scenario": {"variants": {"v": {}}, "report_columns": ["p99"]},
                "runs": [{"variant": "v", "workload_rows": rows}]}
-    assert report.workload_table(results) == [{"variant": "v", "p99": (100.0, 120.0)}]
+    assert tables.workload_table(results) == [{"variant": "v", "p99": (100.0, 120.0)}]
     # A report without phases keeps every interval.
     for r in rows:
         del r["phase"]
-    assert report.workload_table(results) == [{"variant": "v", "p99": (100.0, 900.0)}]
+    assert tables.workload_table(results) == [{"variant": "v", "p99": (100.0, 900.0)}]

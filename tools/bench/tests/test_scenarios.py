@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from lodestone_bench import report, runner
+from lodestone_bench import markdown, plots, summary, runner
 from lodestone_bench.scenario import (ScenarioError, list_scenarios,
                                       load_scenario, step_command, validate)
 
@@ -60,7 +60,7 @@ def fake_results():
 
 
 def test_ratios_are_per_repetition():
-    table = report.summarize(fake_results())
+    table = summary.summarize(fake_results())
     row = [r for r in table if r["variant"] == "lodestone"][0]
     assert row["ratio_min"] == pytest.approx(0.9)
     assert row["ratio_median"] == pytest.approx(1.1)
@@ -72,10 +72,10 @@ def test_ratios_are_per_repetition():
 
 def test_markdown_and_plots(tmp_path):
     results = fake_results()
-    table = report.summarize(results)
-    md = report.markdown(results, table)
+    table = summary.summarize(results)
+    md = markdown.markdown(results, table)
     assert "| read | readrandom | lodestone |" in md
-    pngs = report.plot(results, table, str(tmp_path / "t"))
+    pngs = plots.plot(results, table, str(tmp_path / "t"))
     assert len(pngs) == 2
     for p in pngs:
         with open(p, "rb") as f:
