@@ -3,6 +3,8 @@
 set(LODESTONE_LIB_SOURCES
   # cache/location: the location cache
   cache/location/location_cache.cc
+  cache/location/location_cache_binding.cc
+  cache/location/location_cache_options.cc
   cache/location/location_cache_property.cc
   cache/location/location_lookup.cc
   cache/location/location_multiget.cc
@@ -26,15 +28,19 @@ set(LODESTONE_LIB_SOURCES
   table/craft/craft_check_policy.cc
   table/craft/craft_partition.cc
   table/craft/craft_file_inspection.cc
-  table/craft/craft_filter.cc
+  table/craft/craft_filter_builder.cc
   table/craft/craft_filter_property.cc
+  table/craft/craft_filter_reader.cc
   table/craft/craft_key_count.cc
   table/craft/craft_level_check.cc
+  table/craft/craft_metadata.cc
   table/craft/craft_seek.cc
   table/craft/craft_table_reader.cc
   table/craft/craft_table_writer.cc
   table/craft/craft_test_defaults.cc
   table/craft/louds_sparse.cc
+  table/craft/louds_sparse_builder.cc
+  table/craft/louds_sparse_decode.cc
   table/craft/order_preserving_code.cc
   table/craft/range_hash.cc
   table/craft/rank_select.cc
