@@ -29,6 +29,23 @@ def test_tombstone_picks_need_deletes_not_writes():
     assert picks_judged("", 40000)
 
 
+def chains_judged(mix, written):
+    progress = {"keys_written": written, "flush_bytes": 1 << 20}
+    return claims.made_progress("initial_put_chains", progress, 10000, mix)
+
+
+def test_initial_put_chains_need_deletes_not_writes():
+    # Seed 2611285 (blackbox_faults): a read-heavy invocation wrote 21,942
+    # keys, about 3,600 of them deletes, and pruned no chain; too little to
+    # judge, as for tombstone picks.
+    assert not chains_judged("read_heavy", 21942)
+    # Delete-heavy mixes are judged from 10,000 writes, as before.
+    assert chains_judged("delete_heavy", 10000)
+    assert chains_judged("delete_heavy_range", 10000)
+    assert not chains_judged("delete_heavy", 9999)
+    assert chains_judged("read_heavy", 24000)
+
+
 def test_nothing_compacted_is_never_judged():
     progress = {"keys_written": 100000, "compact_bytes": 0}
     assert not claims.made_progress("tombstone_picks", progress, 10000,
