@@ -10,9 +10,16 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from crashtest import claims  # noqa: E402
 
 
+def judged(feature, mix, written):
+    """Whether an invocation that wrote `written` keys under `mix`, and
+    flushed and compacted, has done enough to judge `feature`."""
+    progress = {"keys_written": written, "flush_bytes": 1 << 20,
+                "compact_bytes": 1 << 20}
+    return claims.made_progress(feature, progress, 10000, mix)
+
+
 def picks_judged(mix, written):
-    progress = {"keys_written": written, "compact_bytes": 1 << 20}
-    return claims.made_progress("tombstone_picks", progress, 10000, mix)
+    return judged("tombstone_picks", mix, written)
 
 
 def test_tombstone_picks_need_deletes_not_writes():
@@ -30,8 +37,7 @@ def test_tombstone_picks_need_deletes_not_writes():
 
 
 def chains_judged(mix, written):
-    progress = {"keys_written": written, "flush_bytes": 1 << 20}
-    return claims.made_progress("initial_put_chains", progress, 10000, mix)
+    return judged("initial_put_chains", mix, written)
 
 
 def test_initial_put_chains_need_deletes_not_writes():
