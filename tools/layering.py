@@ -16,10 +16,10 @@ edge has checked nothing, so that fails too.
 
 import os
 import re
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from lint import ROOT, tracked_files  # the repository's files, as lint sees them
+
 SOURCES = (".cc", ".h", ".c", ".inc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # The repository's own public headers, as includers name them.
@@ -121,9 +121,7 @@ def self_test():
 def main(argv):
     if "--self-test" in argv:
         return self_test()
-    files = subprocess.run(["git", "-C", ROOT, "ls-files"], check=True,
-                           capture_output=True, text=True).stdout.splitlines()
-    files = [f for f in files if os.path.exists(os.path.join(ROOT, f))]
+    files = tracked_files()
 
     def read(path):
         with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
