@@ -6,6 +6,7 @@ if(TARGET db_bench)
     tools/workloads/workload_options.cc
     tools/workloads/lethe.cc
     tools/workloads/queue.cc
+    tools/workloads/queue_report.cc
     tools/workloads/tombstone_churn.cc
     tools/workloads/index_lookup.cc
     tools/workloads/nested_loop_join.cc)

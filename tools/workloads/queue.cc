@@ -13,9 +13,7 @@
 // of every queue), steady (enqueue and dequeue K at a time), drain (dequeue
 // only), idle (no writes; read-only probes of the queue heads). Every
 // --queue_report_interval seconds thread 0 appends a CSV row to
-// --queue_report_file: dequeue latency p50/p99, tombstones skipped per
-// dequeue (perf context), live tombstones per level, space and write
-// amplification.
+// --queue_report_file (queue_report.h).
 //
 // --queue_snapshot_interval N: in the steady and drain phases thread 0
 // holds one snapshot at a time and replaces it every N seconds, as long
@@ -33,12 +31,11 @@
 #include <thread>
 #include <vector>
 
-#include "monitoring/histogram.h"
 #include "rocksdb/iterator.h"
-#include "rocksdb/metadata.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/system_clock.h"
+#include "tools/workloads/queue_report.h"
 #include "tools/workloads/workload.h"
 #include "util/coding.h"
 #include "util/gflags_compat.h"
@@ -83,26 +80,10 @@ std::string QueueKey(uint64_t queue, uint64_t seq) {
 
 enum class DeleteMode { kDelete, kSingleDelete, kInitialPut };
 
-// Shared by the threads of one run: dequeue latencies and counts for the
-// current interval, and totals.
-struct QueueRunState {
-  std::mutex mu;
-  HistogramImpl interval_latency;
-  uint64_t interval_dequeues = 0;
-  uint64_t interval_skipped = 0;
-  std::atomic<uint64_t> user_bytes{0};
-  std::atomic<uint64_t> live_items{0};
-  std::atomic<uint64_t> deletes{0};
-  std::atomic<int> phase{0};
-  std::atomic<int> threads_done{0};
-};
-
-const char* kPhaseNames[] = {"fill", "steady", "drain", "idle", "done"};
-
 class QueueWorkload {
  public:
   QueueWorkload(WorkloadThread* thread, QueueRunState* state)
-      : t_(thread), state_(state) {
+      : t_(thread), state_(state), report_(thread->db, state, ReportConfig()) {
     for (uint64_t q = t_->tid; q < FLAGS_queue_count;
          q += static_cast<uint64_t>(t_->num_threads)) {
       queues_.push_back(q);
@@ -140,7 +121,7 @@ class QueueWorkload {
         }
         if (!s.ok()) return s;
         if (t_->tid == 0) {
-          MaybeReport(clock.get());
+          report_.MaybeWrite(clock.get());
           MaybeReplaceSnapshot(clock.get(), /*hold=*/phase <= 2);
         }
       }
@@ -169,6 +150,15 @@ class QueueWorkload {
   uint64_t dequeues() const { return dequeues_; }
 
  private:
+  static QueueReport::Config ReportConfig() {
+    QueueReport::Config config;
+    config.path = FLAGS_queue_report_file;
+    config.interval_seconds = FLAGS_queue_report_interval;
+    config.permanent_rows = FLAGS_queue_count * FLAGS_queue_long_lived_rows;
+    config.row_bytes = 16 + FLAGS_queue_value_size;
+    return config;
+  }
+
   Status ParseMode() {
     if (FLAGS_queue_delete_mode == "delete") {
       mode_ = DeleteMode::kDelete;
@@ -288,10 +278,7 @@ class QueueWorkload {
     }
     t_->finished_ops(1, WorkloadOp::kSeek);
     ++dequeues_;
-    std::lock_guard<std::mutex> lock(state_->mu);
-    state_->interval_latency.Add(micros);
-    ++state_->interval_dequeues;
-    state_->interval_skipped += skipped;
+    state_->AddDequeue(micros, skipped);
     return Status::OK();
   }
 
@@ -305,81 +292,6 @@ class QueueWorkload {
     if (due > now) clock->SleepForMicroseconds(static_cast<int>(due - now));
   }
 
-  void MaybeReport(SystemClock* clock) {
-    const uint64_t now = clock->NowMicros();
-    if (start_ == 0) {
-      start_ = now;
-      next_report_ = now + FLAGS_queue_report_interval * 1000000;
-      if (!FLAGS_queue_report_file.empty()) {
-        report_ = fopen(FLAGS_queue_report_file.c_str(), "w");
-      }
-      if (report_) WriteHeader();
-      return;
-    }
-    if (now < next_report_) return;
-    next_report_ += FLAGS_queue_report_interval * 1000000;
-    WriteRow((now - start_) / 1e6);
-  }
-
-  void WriteHeader() {
-    fprintf(report_,
-            "secs_elapsed,phase,dequeues,dequeue_p50_us,dequeue_p99_us,"
-            "tombstones_skipped_per_dequeue");
-    for (int level = 0; level < 7; ++level) {
-      fprintf(report_, ",live_tombstones_L%d", level);
-    }
-    fprintf(report_, ",live_tombstones,deletes,space_amp,write_amp\n");
-    fflush(report_);
-  }
-
-  void WriteRow(double secs) {
-    double p50, p99, skipped_per;
-    uint64_t dequeues;
-    {
-      std::lock_guard<std::mutex> lock(state_->mu);
-      dequeues = state_->interval_dequeues;
-      p50 = dequeues ? state_->interval_latency.Percentile(50) : 0;
-      p99 = dequeues ? state_->interval_latency.Percentile(99) : 0;
-      skipped_per = dequeues ? static_cast<double>(state_->interval_skipped) /
-                                   static_cast<double>(dequeues)
-                             : 0;
-      state_->interval_latency.Clear();
-      state_->interval_dequeues = 0;
-      state_->interval_skipped = 0;
-    }
-    ColumnFamilyMetaData meta;
-    t_->db->GetColumnFamilyMetaData(&meta);
-    std::vector<uint64_t> tombstones(7, 0);
-    uint64_t total_tombstones = 0;
-    for (const auto& level : meta.levels) {
-      for (const auto& file : level.files) {
-        tombstones[std::min(level.level, 6)] += file.num_deletions;
-        total_tombstones += file.num_deletions;
-      }
-    }
-    const double live_bytes =
-        static_cast<double>(state_->live_items +
-                            FLAGS_queue_count * FLAGS_queue_long_lived_rows) *
-        static_cast<double>(16 + FLAGS_queue_value_size);
-    const double space_amp =
-        live_bytes > 0 ? static_cast<double>(meta.size) / live_bytes : 0;
-    const double write_amp =
-        WorkloadWriteAmp(t_->db, state_->user_bytes.load());
-    if (!report_) return;
-    fprintf(report_, "%.1f,%s,%" PRIu64 ",%.1f,%.1f,%.2f", secs,
-            kPhaseNames[state_->phase.load()], dequeues, p50, p99, skipped_per);
-    for (uint64_t n : tombstones) fprintf(report_, ",%" PRIu64, n);
-    fprintf(report_, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f\n", total_tombstones,
-            state_->deletes.load(), space_amp, write_amp);
-    fflush(report_);
-  }
-
- public:
-  ~QueueWorkload() {
-    if (report_) fclose(report_);
-  }
-
- private:
   WorkloadThread* t_;
   QueueRunState* state_;
   DeleteMode mode_ = DeleteMode::kDelete;
@@ -390,9 +302,7 @@ class QueueWorkload {
   uint64_t dequeues_ = 0;
   uint64_t enqueued_ = 0;
   uint64_t throttle_start_ = 0;
-  uint64_t start_ = 0;
-  uint64_t next_report_ = 0;
-  FILE* report_ = nullptr;
+  QueueReport report_;  // Written by thread 0 only.
   const Snapshot* snapshot_ = nullptr;
   uint64_t snapshot_due_ = 0;
 };
