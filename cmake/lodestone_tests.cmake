@@ -57,6 +57,7 @@ add_dependencies(lodestone_check_deps lodestone_c_api_test)
 add_library(lodestone_differential STATIC
   ${LODESTONE_ROOT}/tests/differential/model.cc
   ${LODESTONE_ROOT}/tests/differential/ops.cc
+  ${LODESTONE_ROOT}/tests/differential/db_under_test.cc
   ${LODESTONE_ROOT}/tests/differential/harness.cc
   ${LODESTONE_ROOT}/tests/differential/option_sets.cc)
 target_link_libraries(lodestone_differential PUBLIC lodestone_testutil)

@@ -250,6 +250,16 @@ class Generator {
 
 }  // namespace
 
+std::vector<std::string> MultiGetKeys(const Op& op) {
+  std::vector<std::string> keys = {op.key};
+  std::stringstream in(op.value);
+  std::string key;
+  while (std::getline(in, key, ',')) {
+    keys.push_back(key);
+  }
+  return keys;
+}
+
 std::vector<std::pair<std::string, std::string>> IngestEntries(const Op& op) {
   std::vector<std::pair<std::string, std::string>> entries;
   std::stringstream in(op.value);

@@ -52,6 +52,10 @@ struct Op {
 // Delete. Stored in Op::value as "key:value,key:,...".
 std::vector<std::pair<std::string, std::string>> IngestEntries(const Op& op);
 
+// MultiGet: the keys to read, the op's key first (the rest travel in its
+// value, comma-separated).
+std::vector<std::string> MultiGetKeys(const Op& op);
+
 std::string FormatOp(const Op& op);
 // Returns false on a malformed line.
 bool ParseOp(const std::string& line, Op* op);

@@ -1,0 +1,317 @@
+#include "tests/differential/db_under_test.h"
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "rocksdb/env.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/statistics.h"
+#include "utilities/merge_operators.h"
+
+namespace lodestone_test {
+
+using ROCKSDB_NAMESPACE::ColumnFamilyMetaData;
+using ROCKSDB_NAMESPACE::CompactionOptions;
+using ROCKSDB_NAMESPACE::CompactRangeOptions;
+using ROCKSDB_NAMESPACE::DB;
+using ROCKSDB_NAMESPACE::FlushOptions;
+using ROCKSDB_NAMESPACE::Iterator;
+using ROCKSDB_NAMESPACE::MergeOperators;
+using ROCKSDB_NAMESPACE::PinnableSlice;
+using ROCKSDB_NAMESPACE::ReadOptions;
+using ROCKSDB_NAMESPACE::Slice;
+using ROCKSDB_NAMESPACE::Status;
+using ROCKSDB_NAMESPACE::WriteOptions;
+
+namespace {
+
+std::string FormatValue(const Status& s, const std::string& value) {
+  if (s.ok()) return "=" + value;
+  if (s.IsNotFound()) return "<none>";
+  return "<error " + s.ToString() + ">";
+}
+
+}  // namespace
+
+DbUnderTest::DbUnderTest(const OptionSet& set, std::string path)
+    : set_(set), path_(std::move(path)) {
+  options_.create_if_missing = true;
+  options_.write_buffer_size = 64 << 10;
+  options_.target_file_size_base = 64 << 10;
+  options_.max_bytes_for_level_base = 256 << 10;
+  options_.max_bytes_for_level_multiplier = 4;
+  options_.level0_file_num_compaction_trigger = 2;
+  options_.level_compaction_dynamic_level_bytes = false;
+  options_.num_levels = 5;
+  options_.max_background_jobs = 2;
+  options_.merge_operator = MergeOperators::CreateStringAppendOperator(',');
+  options_.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
+  if (set_.apply) set_.apply(&options_);
+}
+
+DbUnderTest::~DbUnderTest() {
+  StopWriter();
+  Close();
+}
+
+void DbUnderTest::StartWriter(int num_keys, uint64_t seed) {
+  if (!set_.concurrent_writer) return;
+  writer_ = std::thread([this, num_keys, seed] {
+    std::mt19937_64 rng(seed);
+    for (uint64_t n = 0; !stop_writer_.load(); ++n) {
+      char key[48];
+      snprintf(key, sizeof(key), "k%06d~w%llu",
+               static_cast<int>(rng() % static_cast<uint64_t>(num_keys)),
+               static_cast<unsigned long long>(n));
+      const uint64_t started = range_deletes_done_.load();
+      Status s;
+      {
+        std::shared_lock<std::shared_mutex> l(db_mu_);
+        if (db_ == nullptr) continue;
+        s = db_->Put(WriteOptions(), key, "w");
+      }
+      if (s.ok()) written_.push_back({key, started});
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+}
+
+std::string DbUnderTest::StopWriter() {
+  if (!writer_.joinable()) return "";
+  stop_writer_.store(true);
+  writer_.join();
+  if (db_ == nullptr) return "";
+  for (const WrittenKey& w : written_) {
+    bool deleted_later = false;
+    for (size_t i = w.range_deletes_before; i < range_deletes_.size(); ++i) {
+      deleted_later = deleted_later || (range_deletes_[i].first <= w.key &&
+                                        w.key < range_deletes_[i].second);
+    }
+    if (deleted_later) continue;
+    PinnableSlice value;
+    Status s =
+        db_->Get(ReadOptions(), db_->DefaultColumnFamily(), w.key, &value);
+    if (!s.ok()) {
+      return "concurrent writer's key " + w.key + " lost: " + s.ToString();
+    }
+  }
+  return "";
+}
+
+Status DbUnderTest::Open(bool destroy) {
+  if (destroy) {
+    Status s = ROCKSDB_NAMESPACE::DestroyDB(path_, options_);
+    if (!s.ok()) return s;
+  }
+  DB* db = nullptr;
+  Status s = DB::Open(options_, path_, &db);
+  db_.reset(db);
+  return s;
+}
+
+void DbUnderTest::Close() {
+  for (auto& snap : snapshots_) {
+    if (snap != nullptr && db_ != nullptr) db_->ReleaseSnapshot(snap);
+    snap = nullptr;
+  }
+  db_.reset();
+}
+
+uint64_t DbUnderTest::ChainsPruned() const {
+  return options_.statistics ? options_.statistics->getTickerCount(
+                                   ROCKSDB_NAMESPACE::INITIAL_CHAINS_PRUNED)
+                             : 0;
+}
+
+uint64_t DbUnderTest::RunsConverted() const {
+  return options_.statistics
+             ? options_.statistics->getTickerCount(
+                   ROCKSDB_NAMESPACE::READ_PATH_RANGE_TOMBSTONES_INSERTED)
+             : 0;
+}
+
+uint64_t DbUnderTest::LocationCacheHits() const {
+  return options_.statistics ? options_.statistics->getTickerCount(
+                                   ROCKSDB_NAMESPACE::LOCATION_CACHE_HIT)
+                             : 0;
+}
+
+uint64_t DbUnderTest::TombstoneCompactions() const {
+  return options_.statistics
+             ? options_.statistics->getTickerCount(
+                   ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DENSITY_PICKS) +
+                   options_.statistics->getTickerCount(
+                       ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DEADLINE_PICKS)
+             : 0;
+}
+
+void DbUnderTest::Destroy() {
+  Close();
+  ROCKSDB_NAMESPACE::DestroyDB(path_, options_).PermitUncheckedError();
+}
+
+Status DbUnderTest::Apply(const Op& op) {
+  const WriteOptions wo;
+  switch (op.kind) {
+    case OpKind::kPut:
+      return db_->Put(wo, op.key, op.value);
+    case OpKind::kPutInitial:
+      return set_.initial_puts ? db_->PutInitial(wo, op.key, op.value)
+                               : db_->Put(wo, op.key, op.value);
+    case OpKind::kMerge:
+      return db_->Merge(wo, op.key, op.value);
+    case OpKind::kDelete:
+      if (set_.drop_nth_delete > 0 &&
+          ++deletes_seen_ % set_.drop_nth_delete == 0) {
+        return Status::OK();  // Planted bug: the delete is lost.
+      }
+      return db_->Delete(wo, op.key);
+    case OpKind::kSingleDelete:
+      return db_->SingleDelete(wo, op.key);
+    case OpKind::kDeleteRange: {
+      Status s =
+          db_->DeleteRange(wo, db_->DefaultColumnFamily(), op.key, op.key2);
+      // Writer keys this may have covered are no longer expected.
+      range_deletes_.emplace_back(op.key, op.key2);
+      range_deletes_done_.store(range_deletes_.size());
+      return s;
+    }
+    case OpKind::kSnapshot:
+      if (snapshots_[op.snapshot])
+        db_->ReleaseSnapshot(snapshots_[op.snapshot]);
+      snapshots_[op.snapshot] = db_->GetSnapshot();
+      return Status::OK();
+    case OpKind::kReleaseSnapshot:
+      if (snapshots_[op.snapshot])
+        db_->ReleaseSnapshot(snapshots_[op.snapshot]);
+      snapshots_[op.snapshot] = nullptr;
+      return Status::OK();
+    case OpKind::kFlush:
+      return db_->Flush(FlushOptions());
+    case OpKind::kCompactRange: {
+      Slice begin(op.key), end(op.key2);
+      return db_->CompactRange(CompactRangeOptions(),
+                               op.key.empty() ? nullptr : &begin,
+                               op.key2.empty() ? nullptr : &end);
+    }
+    case OpKind::kCompactFile:
+      return CompactOneFile(op.pick);
+    case OpKind::kIngest:
+      return Ingest(op);
+    case OpKind::kReopen: {
+      std::unique_lock<std::shared_mutex> l(db_mu_);
+      Close();
+      return Open(/*destroy=*/false);
+    }
+    default:
+      return Status::OK();
+  }
+}
+
+std::string DbUnderTest::Read(const Op& op) {
+  ReadOptions ro;
+  if (op.snapshot >= 0) ro.snapshot = snapshots_[op.snapshot];
+  switch (op.kind) {
+    case OpKind::kGet: {
+      PinnableSlice value;
+      Status s = db_->Get(ro, db_->DefaultColumnFamily(), op.key, &value);
+      std::string first = FormatValue(s, value.ToString());
+      if (set_.warm_point_reads) {
+        value.Reset();
+        s = db_->Get(ro, db_->DefaultColumnFamily(), op.key, &value);
+        std::string second = FormatValue(s, value.ToString());
+        if (second != first) {
+          return first + " then " + second;
+        }
+      }
+      return first;
+    }
+    case OpKind::kMultiGet: {
+      std::vector<std::string> keys = MultiGetKeys(op);
+      if (set_.warm_point_reads) {
+        for (const std::string& key : keys) {
+          PinnableSlice ignored;
+          db_->Get(ro, db_->DefaultColumnFamily(), key, &ignored)
+              .PermitUncheckedError();
+        }
+      }
+      std::vector<Slice> slices(keys.begin(), keys.end());
+      std::vector<PinnableSlice> values(keys.size());
+      std::vector<Status> statuses(keys.size());
+      db_->MultiGet(ro, db_->DefaultColumnFamily(), keys.size(), slices.data(),
+                    values.data(), statuses.data());
+      std::string out;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        out += keys[i] + FormatValue(statuses[i], values[i].ToString()) + " ";
+      }
+      return out;
+    }
+    case OpKind::kScan:
+      return Scan(ro, op);
+    default:
+      return "";
+  }
+}
+
+Status DbUnderTest::Ingest(const Op& op) {
+  const std::string file = path_ + ".ingest.sst";
+  ROCKSDB_NAMESPACE::SstFileWriter writer(ROCKSDB_NAMESPACE::EnvOptions(),
+                                          options_);
+  Status s = writer.Open(file);
+  for (const auto& [key, value] : IngestEntries(op)) {
+    if (!s.ok()) break;
+    s = value.empty() ? writer.Delete(key) : writer.Put(key, value);
+  }
+  if (s.ok()) s = writer.Finish();
+  if (s.ok()) {
+    s = db_->IngestExternalFile({file},
+                                ROCKSDB_NAMESPACE::IngestExternalFileOptions());
+  }
+  options_.env->DeleteFile(file).PermitUncheckedError();
+  return s;
+}
+
+std::string DbUnderTest::Scan(ReadOptions ro, const Op& op) {
+  Slice bound(op.key2);
+  if (!op.key2.empty()) {
+    (op.reverse ? ro.iterate_lower_bound : ro.iterate_upper_bound) = &bound;
+  }
+  std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+  if (!op.reverse) {
+    op.key.empty() ? it->SeekToFirst() : it->Seek(op.key);
+  } else {
+    op.key.empty() ? it->SeekToLast() : it->SeekForPrev(op.key);
+  }
+  std::string out;
+  for (int n = 0; it->Valid() && n < op.count;
+       op.reverse ? it->Prev() : it->Next()) {
+    if (it->key().ToString().find("~w") != std::string::npos) {
+      continue;  // The concurrent writer's key: not in the model.
+    }
+    out += it->key().ToString() + "=" + it->value().ToString() + " ";
+    ++n;
+  }
+  if (!it->status().ok()) out += "<error " + it->status().ToString() + ">";
+  return out;
+}
+
+Status DbUnderTest::CompactOneFile(uint32_t pick) {
+  ColumnFamilyMetaData meta;
+  db_->GetColumnFamilyMetaData(&meta);
+  std::vector<std::pair<int, std::string>> files;
+  for (const auto& level : meta.levels) {
+    for (const auto& file : level.files) {
+      files.emplace_back(level.level, file.name);
+    }
+  }
+  if (files.empty()) return Status::OK();
+  const auto& [level, name] = files[pick % files.size()];
+  const int output = std::min(level + 1, options_.num_levels - 1);
+  Status s = db_->CompactFiles(CompactionOptions(), {name}, output);
+  // Losing a race with a background compaction is fine; damage is not.
+  if (s.IsCorruption() || s.IsIOError()) return s;
+  return Status::OK();
+}
+
+}  // namespace lodestone_test
