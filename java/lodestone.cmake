@@ -8,6 +8,7 @@ list(APPEND JNI_NATIVE_SOURCES
   ${LODESTONE_JAVA}/rocksjni/lodestone_options.cc)
 list(APPEND JAVA_MAIN_CLASSES
   ${LODESTONE_JAVA}/src/main/java/org/rocksdb/InitialPutNatives.java
+  ${LODESTONE_JAVA}/src/main/java/org/rocksdb/InitialPuts.java
   ${LODESTONE_JAVA}/src/main/java/org/rocksdb/LodestoneOptions.java)
 list(APPEND JAVA_TEST_CLASSES
   ${LODESTONE_JAVA}/src/test/java/org/rocksdb/InitialPutTest.java

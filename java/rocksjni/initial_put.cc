@@ -1,5 +1,6 @@
 // Lodestone: JNI for org.rocksdb.InitialPutNatives, the native side of
-// putInitial on RocksDB, WriteBatch, WriteBatchWithIndex and Transaction.
+// org.rocksdb.InitialPuts (on a RocksDB, WriteBatch, WriteBatchWithIndex or
+// Transaction).
 // Each call copies the Java arrays, makes one C++ PutInitial call and turns
 // a failed status into a RocksDBException.
 

@@ -1,5 +1,4 @@
-// Lodestone: the native calls behind putInitial on RocksDB, WriteBatch,
-// WriteBatchWithIndex and Transaction (rocksjni/initial_put.cc).
+// Lodestone: the native calls behind InitialPuts (rocksjni/initial_put.cc).
 
 package org.rocksdb;
 

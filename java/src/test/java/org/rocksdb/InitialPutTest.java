@@ -52,10 +52,10 @@ public class InitialPutTest {
              new Options().setCreateIfMissing(true).setStatistics(statistics);
          final RocksDB db = RocksDB.open(options, dbFolder.getRoot().getAbsolutePath());
          final WriteOptions writeOptions = new WriteOptions()) {
-      db.putInitial(b("a"), b("1"));
-      db.putInitial(writeOptions, b("b"), b("2"));
-      db.putInitial((ColumnFamilyHandle) null, b("c"), b("3"));
-      db.putInitial(db.getDefaultColumnFamily(), writeOptions, b("d"), b("4"));
+      InitialPuts.putInitial(db, b("a"), b("1"));
+      InitialPuts.putInitial(db, writeOptions, b("b"), b("2"));
+      InitialPuts.putInitial(db, (ColumnFamilyHandle) null, b("c"), b("3"));
+      InitialPuts.putInitial(db, db.getDefaultColumnFamily(), writeOptions, b("d"), b("4"));
       assertThat(db.get(b("a"))).isEqualTo(b("1"));
       assertThat(db.get(b("b"))).isEqualTo(b("2"));
       assertThat(db.get(b("c"))).isEqualTo(b("3"));
@@ -75,7 +75,7 @@ public class InitialPutTest {
                  new ColumnFamilyDescriptor(b("queue"), cfOptions)),
              handles)) {
       try {
-        db.putInitial(handles.get(1), b("k"), b("v"));
+        InitialPuts.putInitial(db, handles.get(1), b("k"), b("v"));
         assertThat(db.get(handles.get(1), b("k"))).isEqualTo(b("v"));
         assertThat(db.get(b("k"))).isNull();
       } finally {
@@ -93,14 +93,14 @@ public class InitialPutTest {
       try (final RocksDB db = RocksDB.open(options, dbFolder.getRoot().getAbsolutePath())) {
         db.put(b("k"), b("old"));
         try {
-          db.putInitial(b("k"), b("new"));
+          InitialPuts.putInitial(db, b("k"), b("new"));
           fail("putInitial over a visible value was accepted");
         } catch (final RocksDBException e) {
           assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.InvalidArgument);
         }
         assertThat(db.get(b("k"))).isEqualTo(b("old"));
         db.delete(b("k"));
-        db.putInitial(b("k"), b("new"));
+        InitialPuts.putInitial(db, b("k"), b("new"));
         assertThat(db.get(b("k"))).isEqualTo(b("new"));
       }
     }
@@ -114,8 +114,8 @@ public class InitialPutTest {
          final RocksDB db = RocksDB.open(options, dbFolder.getRoot().getAbsolutePath());
          final WriteBatch batch = new WriteBatch();
          final WriteOptions writeOptions = new WriteOptions()) {
-      batch.putInitial(b("a"), b("1"));
-      batch.putInitial(db.getDefaultColumnFamily(), b("b"), b("2"));
+      InitialPuts.putInitial(batch, b("a"), b("1"));
+      InitialPuts.putInitial(batch, db.getDefaultColumnFamily(), b("b"), b("2"));
       batch.put(b("b"), b("3"));  // updates may follow an initial put
       assertThat(batch.count()).isEqualTo(3);
       db.write(writeOptions, batch);
@@ -134,8 +134,8 @@ public class InitialPutTest {
          final WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
          final ReadOptions readOptions = new ReadOptions();
          final WriteOptions writeOptions = new WriteOptions()) {
-      batch.putInitial(b("a"), b("1"));
-      batch.putInitial(db.getDefaultColumnFamily(), b("b"), b("2"));
+      InitialPuts.putInitial(batch, b("a"), b("1"));
+      InitialPuts.putInitial(batch, db.getDefaultColumnFamily(), b("b"), b("2"));
       assertThat(batch.getFromBatchAndDB(db, readOptions, b("a"))).isEqualTo(b("1"));
       try (final DBOptions dbOptions = new DBOptions()) {
         assertThat(batch.getFromBatch(dbOptions, b("b"))).isEqualTo(b("2"));
@@ -157,9 +157,9 @@ public class InitialPutTest {
          final WriteOptions writeOptions = new WriteOptions();
          final ReadOptions readOptions = new ReadOptions()) {
       try (final Transaction txn = db.beginTransaction(writeOptions)) {
-        txn.putInitial(b("a"), b("1"));
-        txn.putInitial(db.getDefaultColumnFamily(), b("b"), b("2"));
-        txn.putInitial(null, b("c"), b("3"), false);
+        InitialPuts.putInitial(txn, b("a"), b("1"));
+        InitialPuts.putInitial(txn, db.getDefaultColumnFamily(), b("b"), b("2"));
+        InitialPuts.putInitial(txn, null, b("c"), b("3"), false);
         assertThat(txn.get(readOptions, b("a"))).isEqualTo(b("1"));
         txn.commit();
       }
@@ -179,7 +179,7 @@ public class InitialPutTest {
              OptimisticTransactionDB.open(options, dbFolder.getRoot().getAbsolutePath());
          final WriteOptions writeOptions = new WriteOptions()) {
       try (final Transaction txn = db.beginTransaction(writeOptions)) {
-        txn.putInitial(b("a"), b("1"));
+        InitialPuts.putInitial(txn, b("a"), b("1"));
         txn.commit();
       }
       assertThat(db.get(b("a"))).isEqualTo(b("1"));
