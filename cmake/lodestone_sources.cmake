@@ -24,9 +24,14 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone_compaction/tombstone_stats.cc
   # db/tombstone_runs: scan-time conversion of tombstone runs
   db/tombstone_runs/tombstone_run_conversion.cc
+  # table/range_filter: BlockBasedTableOptions::range_filter
+  table/range_filter/range_filter_options.cc
+  table/range_filter/range_filter_policy.cc
+  table/range_filter/range_filter_table_builder.cc
   # table/craft: the CRaFT range filter
   table/craft/craft_check_policy.cc
   table/craft/craft_partition.cc
+  table/craft/craft_range_filter_policy.cc
   table/craft/craft_file_inspection.cc
   table/craft/craft_filter_builder.cc
   table/craft/craft_filter_property.cc
@@ -34,6 +39,7 @@ set(LODESTONE_LIB_SOURCES
   table/craft/craft_key_count.cc
   table/craft/craft_level_check.cc
   table/craft/craft_metadata.cc
+  table/craft/craft_option_aliases.cc
   table/craft/craft_seek.cc
   table/craft/craft_table_reader.cc
   table/craft/craft_table_writer.cc
@@ -68,6 +74,7 @@ install(FILES
   ${LODESTONE_ROOT}/include/rocksdb/craft_filter.h
   ${LODESTONE_ROOT}/include/rocksdb/location_cache.h
   ${LODESTONE_ROOT}/include/rocksdb/lodestone_c.h
+  ${LODESTONE_ROOT}/include/rocksdb/range_filter_policy.h
   COMPONENT devel
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rocksdb)
 

@@ -4,7 +4,7 @@
 #  1. All options off: stock's ldb opens the DB, OPTIONS file included.
 #  2. CRaFT on: stock's sst_dump verifies and scans every table, and stock's
 #     ldb scans the DB (--try_load_options=false: the OPTIONS file names
-#     craft_range_filter, which stock does not know).
+#     range_filter, which stock does not know).
 #  3. Initial puts: what stock does with a DB that holds them, in SSTs only
 #     and in the WAL, and that a full compaction by Lodestone hands the DB
 #     back (docs/initial_put.md states these outcomes; this pins them).

@@ -20,8 +20,8 @@
 
    The other Lodestone options (min_tombstones_for_range_conversion,
    delete_persistence_threshold, tombstone_density_trigger,
-   tombstone_density_window, verify_initial_puts; craft_range_filter and its
-   knobs inside block_based_table_factory) are set from options strings
+   tombstone_density_window, verify_initial_puts; range_filter inside
+   block_based_table_factory) are set from options strings
    (rocksdb_get_options_from_string) or, where mutable, on an open DB
    (rocksdb_set_options, rocksdb_set_options_cf). The DB properties
    ("rocksdb.lodestone.location-cache", "rocksdb.lodestone.craft-filter",

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "table/craft/craft_filter.h"
-#include "table/craft/craft_table_writer.h"
+#include "table/craft/craft_range_filter_policy.h"
 #include "table/craft/louds_sparse.h"
 #include "table/craft/range_hash.h"
 #include "test_util/testharness.h"
@@ -113,15 +113,20 @@ std::vector<std::string> LetterKeys(size_t n) {
 
 }  // namespace
 
+// Readers find the filter by this meta block name: stock skips it, every
+// Lodestone release must keep finding it. The range filter layer derives it
+// from the policy's compatibility name.
+TEST(CraftFormatTest, MetaBlockName) {
+  EXPECT_STREQ(CraftRangeFilterPolicy::kMetaBlockName(),
+               "filter.lodestone.craft");
+  EXPECT_STREQ(
+      CraftRangeFilterPolicy(CraftRangeFilterOptions()).CompatibilityName(),
+      "craft");
+}
+
 // Version 1: a byte per label. Keys "a", "ab", "b" with 4 real suffix bits:
 // version, flags, R, H, num_keys, num_edges, num_nodes, num_leaves, labels,
 // then the bitmaps as little-endian u64 words (FORMAT.md).
-// Readers find the filter by this meta block name: stock skips it, every
-// Lodestone release must keep finding it.
-TEST(CraftFormatTest, MetaBlockName) {
-  EXPECT_STREQ(CraftTableWriter::kMetaBlockName, "filter.lodestone.craft");
-}
-
 TEST(CraftFormatTest, PartitionVersion1Bytes) {
   LoudsSparseOptions options;
   options.real_suffix_bits = 4;

@@ -16,7 +16,7 @@ bool CraftLevelCheckApplies(TableReaderCaller caller,
     return false;  // Never compaction reads; other callers are unbounded.
   }
   // Whether a file has a filter is its table reader's to say (a reader
-  // loads one only under craft_range_filter): looking the option up here,
+  // loads one only under a CRaFT range_filter): looking the option up here,
   // by name through the factory's option registry, would cost every bounded
   // iterator hundreds of instructions per level with the feature off.
   const TableFactory* factory = mutable_cf_options.table_factory.get();

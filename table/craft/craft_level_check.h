@@ -17,8 +17,8 @@ struct ReadOptions;
 
 // Whether a level iterator for `caller` over tables of this factory may ask
 // files' filters before building their iterators: user reads of block-based
-// tables (each file's reader holds a filter only if it was opened with
-// craft_range_filter on). Decided once per level iterator.
+// tables (each file's reader holds a filter only if it was opened under a
+// CRaFT range_filter). Decided once per level iterator.
 bool CraftLevelCheckApplies(TableReaderCaller caller,
                             const MutableCFOptions& mutable_cf_options);
 

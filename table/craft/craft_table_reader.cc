@@ -10,7 +10,7 @@
 #include "table/block_based/block.h"
 #include "table/block_based/block_based_table_builder.h"
 #include "table/block_fetcher.h"
-#include "table/craft/craft_table_writer.h"
+#include "table/craft/craft_range_filter_policy.h"
 #include "table/meta_blocks.h"
 #include "test_util/sync_point.h"
 
@@ -91,12 +91,14 @@ void CraftTableReader::Open(const BlockBasedTable::Rep* rep,
                             bool pin_partitions,
                             std::shared_ptr<CraftTableReader>* reader) {
   reader->reset();
-  if (!rep->table_options.craft_range_filter || metaindex_iter == nullptr) {
+  if (!CraftRangeFilterPolicy::ReadsFilters(
+          rep->table_options.range_filter.get()) ||
+      metaindex_iter == nullptr) {
     return;
   }
   BlockHandle handle;
-  if (!FindOptionalMetaBlock(metaindex_iter, CraftTableWriter::kMetaBlockName,
-                             &handle)
+  if (!FindOptionalMetaBlock(metaindex_iter,
+                             CraftRangeFilterPolicy::kMetaBlockName(), &handle)
            .ok() ||
       handle.IsNull()) {
     return;  // Written without the filter.

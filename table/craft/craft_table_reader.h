@@ -25,7 +25,8 @@ namespace ROCKSDB_NAMESPACE {
 class CraftTableReader {
  public:
   // Notes where the table's CRaFT metadata block is, if the table has one
-  // and table_options.craft_range_filter is set; *reader stays null
+  // and table_options.range_filter is a CRaFT policy that writes filters
+  // (CraftRangeFilterPolicy::ReadsFilters); *reader stays null
   // otherwise. Reads nothing: the metadata is read by the first call that
   // needs it (a bounded seek, a key estimate, the DB property), so a table
   // opened only for point lookups, or opened again and again by a small

@@ -19,8 +19,8 @@
 #include "rocksdb/sst_file_writer.h"
 #include "table/block_based/block_based_table_builder.h"
 #include "table/craft/craft_file_inspection.h"
+#include "table/craft/craft_range_filter_policy.h"
 #include "table/craft/craft_seek_decision.h"
-#include "table/craft/craft_table_writer.h"
 #include "table/meta_blocks.h"
 #include "table/table_builder.h"
 
@@ -33,6 +33,16 @@ class CraftTableTest : public testing::Test {
     ASSERT_OK(Env::Default()->CreateDirIfMissing(dir_));
   }
 
+  static std::shared_ptr<RangeFilterPolicy> CraftPolicy(
+      uint32_t partition_size, uint32_t range_hash_bits = 0) {
+    CraftRangeFilterOptions craft;
+    craft.partition_size = partition_size;
+    craft.range_hash_bits = range_hash_bits;
+    std::shared_ptr<RangeFilterPolicy> policy;
+    EXPECT_OK(NewCraftRangeFilterPolicy(craft, &policy));
+    return policy;
+  }
+
   // 512-byte blocks; `adjust` changes further table options.
   Options CraftOptions(
       bool on, uint32_t partition_size = 1024,
@@ -40,8 +50,9 @@ class CraftTableTest : public testing::Test {
     Options options;
     BlockBasedTableOptions table;
     table.block_size = 512;
-    table.craft_range_filter = on;
-    table.craft_partition_size = partition_size;
+    if (on) {
+      table.range_filter = CraftPolicy(partition_size);
+    }
     if (adjust) {
       adjust(&table);
     }
@@ -822,7 +833,8 @@ TEST_F(CraftTableTest, DamagedMetadataLeavesTheTableReadable) {
     ASSERT_OK(options.env->GetFileSize(path, &size));
     ASSERT_OK(FindMetaBlockInFile(file.get(), size, kBlockBasedTableMagicNumber,
                                   ImmutableOptions(options), ReadOptions(),
-                                  CraftTableWriter::kMetaBlockName, &handle));
+                                  CraftRangeFilterPolicy::kMetaBlockName(),
+                                  &handle));
   }
   std::string bytes;
   ASSERT_OK(ReadFileToString(options.env, path, &bytes));
@@ -1070,7 +1082,7 @@ TEST_F(CraftTableTest, PartitionsArePinnedAsFilterPartitionsWouldBe) {
   }
 }
 
-// craft_range_hash_bits: every partition of a table whose keys share one
+// range_hash_bits: every partition of a table whose keys share one
 // length carries a range hash, and short ranges starting just past a stored
 // key, which the trie alone must let through, skip the table.
 TEST_F(CraftTableTest, RangeHashSkipsRangesJustPastStoredKeys) {
@@ -1091,7 +1103,7 @@ TEST_F(CraftTableTest, RangeHashSkipsRangesJustPastStoredKeys) {
   uint64_t skipped[2] = {0, 0};
   for (const uint32_t bits : {0u, 14u}) {
     Options options = SeekTestOptions(2048, [bits](BlockBasedTableOptions* t) {
-      t->craft_range_hash_bits = bits;
+      t->range_filter = CraftPolicy(2048, bits);
     });
     std::unique_ptr<DB> db;
     OpenFresh(options, "rangehash" + std::to_string(bits), &db);

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "table/craft/craft_range_filter_policy.h"
+
 namespace ROCKSDB_NAMESPACE {
 
 void ApplyCraftTestDefaults(BlockBasedTableOptions* options) {
@@ -12,11 +14,16 @@ void ApplyCraftTestDefaults(BlockBasedTableOptions* options) {
   if (value == nullptr) {
     return;
   }
-  options->craft_range_filter = true;
+  // A test's own CRaFT knobs stay; the partition size is the variable's.
+  const CraftRangeFilterPolicy* own =
+      CraftRangeFilterPolicy::From(options->range_filter.get());
+  CraftRangeFilterOptions craft =
+      own ? own->options() : CraftRangeFilterOptions();
   const long partition_size = std::strtol(value, nullptr, 10);
   if (partition_size > 0) {
-    options->craft_partition_size = static_cast<uint32_t>(partition_size);
+    craft.partition_size = static_cast<uint32_t>(partition_size);
   }
+  options->range_filter = std::make_shared<CraftRangeFilterPolicy>(craft);
 #endif
 }
 

@@ -9,8 +9,9 @@
 namespace ROCKSDB_NAMESPACE {
 
 // In builds with assertions on, when the environment variable
-// LODESTONE_TEST_CRAFT is set, turns craft_range_filter on (a numeric value
-// is the partition size; small ones exercise many partitions per table).
+// LODESTONE_TEST_CRAFT is set, makes range_filter a CRaFT policy (a numeric
+// value is the partition size; small ones exercise many partitions per
+// table).
 // Does nothing in release builds.
 void ApplyCraftTestDefaults(BlockBasedTableOptions* options);
 

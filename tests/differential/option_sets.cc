@@ -1,9 +1,11 @@
 #include "tests/differential/option_sets.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include "rocksdb/compaction_filter.h"
+#include "rocksdb/craft_filter.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
@@ -28,6 +30,20 @@ class DropSomeValuesFilter : public CompactionFilter {
   }
   const char* Name() const override { return "DropSomeValuesFilter"; }
 };
+
+std::shared_ptr<ROCKSDB_NAMESPACE::RangeFilterPolicy> Craft(
+    uint32_t partition_size, uint32_t real_suffix_bits,
+    uint32_t range_hash_bits) {
+  ROCKSDB_NAMESPACE::CraftRangeFilterOptions craft;
+  craft.partition_size = partition_size;
+  craft.real_suffix_bits = real_suffix_bits;
+  craft.range_hash_bits = range_hash_bits;
+  std::shared_ptr<ROCKSDB_NAMESPACE::RangeFilterPolicy> policy;
+  if (!ROCKSDB_NAMESPACE::NewCraftRangeFilterPolicy(craft, &policy).ok()) {
+    abort();  // The sets below name valid knobs.
+  }
+  return policy;
+}
 
 std::map<std::string, OptionSet> Registry() {
   std::map<std::string, OptionSet> sets;
@@ -70,9 +86,9 @@ std::map<std::string, OptionSet> Registry() {
   // CRaFT range filter: small partitions, so that tables hold several.
   add({"craft", [](Options* o) {
          BlockBasedTableOptions table;
-         table.craft_range_filter = true;
-         table.craft_partition_size = 256;
-         table.craft_real_suffix_bits = 4;
+         table.range_filter = Craft(/*partition_size=*/256,
+                                    /*real_suffix_bits=*/4,
+                                    /*range_hash_bits=*/0);
          o->table_factory.reset(NewBlockBasedTableFactory(table));
        }});
 
@@ -80,10 +96,9 @@ std::map<std::string, OptionSet> Registry() {
   // one length); small blocks of tails, so that ranges often span two.
   add({"craft_range_hash", [](Options* o) {
          BlockBasedTableOptions table;
-         table.craft_range_filter = true;
-         table.craft_partition_size = 256;
-         table.craft_real_suffix_bits = 4;
-         table.craft_range_hash_bits = 6;
+         table.range_filter = Craft(/*partition_size=*/256,
+                                    /*real_suffix_bits=*/4,
+                                    /*range_hash_bits=*/6);
          o->table_factory.reset(NewBlockBasedTableFactory(table));
        }});
 
@@ -145,8 +160,9 @@ std::map<std::string, OptionSet> Registry() {
                   o->location_cache = ROCKSDB_NAMESPACE::LocationCache::Create(
                       {/*capacity=*/64 << 10});
                   BlockBasedTableOptions table;
-                  table.craft_range_filter = true;
-                  table.craft_partition_size = 256;
+                  table.range_filter = Craft(/*partition_size=*/256,
+                                             /*real_suffix_bits=*/8,
+                                             /*range_hash_bits=*/0);
                   o->table_factory.reset(NewBlockBasedTableFactory(table));
                 }};
   all.initial_puts = true;

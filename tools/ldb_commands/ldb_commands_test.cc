@@ -2,6 +2,8 @@
 // put_initial.
 
 #include "db/db_test_util.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/range_filter_policy.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/debug.h"
 #include "rocksdb/utilities/ldb_cmd.h"
@@ -34,7 +36,8 @@ class LdbCommandTest : public DBTestBase {
 TEST_F(LdbCommandTest, AnswersPerTable) {
   options_ = CurrentOptions();
   BlockBasedTableOptions table;
-  table.craft_range_filter = true;
+  ASSERT_OK(RangeFilterPolicy::CreateFromString(ConfigOptions(), "craft",
+                                                &table.range_filter));
   options_.table_factory.reset(NewBlockBasedTableFactory(table));
   DestroyAndReopen(options_);
   for (int i = 0; i < 100; i++) {

@@ -12,22 +12,21 @@ DEFINE_string(location_cache, "",
               "every DB this process opens (reopens, checkpoints).");
 
 DEFINE_bool(craft_range_filter, false,
-            "Lodestone: BlockBasedTableOptions::craft_range_filter (CRaFT "
-            "range filter in every new table).");
+            "Lodestone: BlockBasedTableOptions::range_filter = a CRaFT "
+            "policy with the --craft_* knobs (a range filter in every new "
+            "table).");
 
 DEFINE_uint32(craft_partition_size, 0,
-              "Lodestone: BlockBasedTableOptions::craft_partition_size "
-              "(0: 16 KiB).");
+              "Lodestone: the CRaFT policy's partition_size (0: 16 KiB).");
 
 DEFINE_uint32(craft_real_suffix_bits, 8,
-              "Lodestone: BlockBasedTableOptions::craft_real_suffix_bits.");
+              "Lodestone: the CRaFT policy's real_suffix_bits.");
 
 DEFINE_uint32(craft_hash_suffix_bits, 0,
-              "Lodestone: BlockBasedTableOptions::craft_hash_suffix_bits.");
+              "Lodestone: the CRaFT policy's hash_suffix_bits.");
 
 DEFINE_uint32(craft_range_hash_bits, 0,
-              "Lodestone: BlockBasedTableOptions::craft_range_hash_bits "
-              "(0: none).");
+              "Lodestone: the CRaFT policy's range_hash_bits (0: none).");
 
 DEFINE_uint32(min_tombstones_for_range_conversion, 0,
               "Lodestone: ColumnFamilyOptions::"

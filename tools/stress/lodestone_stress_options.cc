@@ -12,7 +12,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
-#include "table/craft/craft_table_writer.h"
+#include "table/craft/craft_range_filter_policy.h"
 #include "test_util/lodestone/planted_bugs.h"
 #include "tools/stress/lodestone_stress.h"
 #include "tools/stress/lodestone_stress_internal.h"
@@ -32,6 +32,15 @@ bool Given(const char* name) {
 [[noreturn]] void BadFlag(const std::string& msg) {
   fprintf(stderr, "Error: %s\n", msg.c_str());
   exit(1);
+}
+
+CraftRangeFilterOptions CraftFlags() {
+  CraftRangeFilterOptions craft;
+  craft.partition_size = FLAGS_craft_partition_size;
+  craft.real_suffix_bits = FLAGS_craft_real_suffix_bits;
+  craft.hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
+  craft.range_hash_bits = FLAGS_craft_range_hash_bits;
+  return craft;
 }
 
 void PlantBugs() {
@@ -68,11 +77,7 @@ void ValidateAndSanitize() {
       FLAGS_tombstone_density_trigger > 1) {
     BadFlag("--tombstone_density_trigger must be in [0, 1]");
   }
-  BlockBasedTableOptions craft_flags;
-  craft_flags.craft_real_suffix_bits = FLAGS_craft_real_suffix_bits;
-  craft_flags.craft_hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
-  craft_flags.craft_range_hash_bits = FLAGS_craft_range_hash_bits;
-  const Status craft_check = CraftTableWriter::CheckOptions(craft_flags);
+  const Status craft_check = CraftRangeFilterPolicy::Check(CraftFlags());
   if (!craft_check.ok()) {
     BadFlag(craft_check.ToString());
   }
@@ -181,20 +186,12 @@ void ApplyOptions(Options* options) {
           ? options->table_factory->GetOptions<BlockBasedTableOptions>()
           : nullptr;
   if (table != nullptr) {
-    if (FLAGS_craft_range_filter || Given("craft_range_filter")) {
-      table->craft_range_filter = FLAGS_craft_range_filter;
-    }
-    if (FLAGS_craft_partition_size != 0 || Given("craft_partition_size")) {
-      table->craft_partition_size = FLAGS_craft_partition_size;
-    }
-    if (FLAGS_craft_real_suffix_bits != 8 || Given("craft_real_suffix_bits")) {
-      table->craft_real_suffix_bits = FLAGS_craft_real_suffix_bits;
-    }
-    if (FLAGS_craft_hash_suffix_bits != 0 || Given("craft_hash_suffix_bits")) {
-      table->craft_hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
-    }
-    if (FLAGS_craft_range_hash_bits != 0 || Given("craft_range_hash_bits")) {
-      table->craft_range_hash_bits = FLAGS_craft_range_hash_bits;
+    // The knobs shape the filter only while it is on; checked above.
+    if (FLAGS_craft_range_filter) {
+      table->range_filter =
+          std::make_shared<CraftRangeFilterPolicy>(CraftFlags());
+    } else if (Given("craft_range_filter")) {
+      table->range_filter.reset();
     }
   } else if (FLAGS_craft_range_filter) {
     BadFlag("--craft_range_filter needs the block-based table format");

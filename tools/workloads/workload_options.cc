@@ -1,7 +1,7 @@
 // Options that our workloads' flags set, applied by db_bench before it opens
 // the DB (patches/0011): stock RocksDB's CompactOnDeletionCollector in both
-// builds, Lodestone's tombstone-aware compaction and location cache in
-// Lodestone's.
+// builds, Lodestone's tombstone-aware compaction, location cache and range
+// filter in Lodestone's.
 
 #ifdef GFLAGS
 #include <cstdio>
@@ -10,7 +10,10 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/options.h"
 #ifndef LODESTONE_STOCK_BASELINE
+#include "rocksdb/craft_filter.h"
 #include "rocksdb/location_cache.h"
+#include "rocksdb/range_filter_policy.h"
+#include "rocksdb/table.h"
 #endif
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "tools/workloads/workload.h"
@@ -36,8 +39,59 @@ DEFINE_uint32(tombstone_density_window, 128,
 DEFINE_string(location_cache, "",
               "Lodestone: location cache under Get/MultiGet, e.g. 64M or "
               "block_cache_fraction=0.1 (empty = off).");
+#ifndef LODESTONE_STOCK_BASELINE
+DEFINE_string(range_filter, "",
+              "Lodestone: BlockBasedTableOptions::range_filter, e.g. craft "
+              "or id=craft;range_hash_bits=14 (empty = none).");
+DEFINE_bool(craft_range_filter, false,
+            "Lodestone: a CRaFT range filter with the --craft_* knobs "
+            "(ignored when --range_filter is given).");
+DEFINE_uint32(craft_partition_size, 0, "CRaFT trie partition size (bytes).");
+DEFINE_uint32(craft_real_suffix_bits, 8, "CRaFT real suffix bits per key.");
+DEFINE_uint32(craft_hash_suffix_bits, 0, "CRaFT hash suffix bits per key.");
+DEFINE_uint32(craft_range_hash_bits, 0,
+              "CRaFT range hash bits per key (0: none).");
+#endif
 
 namespace ROCKSDB_NAMESPACE {
+
+#ifndef LODESTONE_STOCK_BASELINE
+namespace {
+
+// --range_filter, or --craft_range_filter with its knobs, into the
+// block-based table options db_bench built from its flags.
+void ConfigureRangeFilter(Options* options) {
+  if (FLAGS_range_filter.empty() && !FLAGS_craft_range_filter) {
+    return;
+  }
+  auto* table =
+      options->table_factory == nullptr
+          ? nullptr
+          : options->table_factory->GetOptions<BlockBasedTableOptions>();
+  if (table == nullptr) {
+    fprintf(stderr, "--range_filter needs the block-based table format\n");
+    exit(1);
+  }
+  Status s;
+  if (!FLAGS_range_filter.empty()) {
+    s = RangeFilterPolicy::CreateFromString(ConfigOptions(), FLAGS_range_filter,
+                                            &table->range_filter);
+  } else {
+    CraftRangeFilterOptions craft;
+    craft.partition_size = FLAGS_craft_partition_size;
+    craft.real_suffix_bits = FLAGS_craft_real_suffix_bits;
+    craft.hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
+    craft.range_hash_bits = FLAGS_craft_range_hash_bits;
+    s = NewCraftRangeFilterPolicy(craft, &table->range_filter);
+  }
+  if (!s.ok()) {
+    fprintf(stderr, "--range_filter: %s\n", s.ToString().c_str());
+    exit(1);
+  }
+}
+
+}  // namespace
+#endif
 
 void ConfigureWorkloadOptions(Options* options) {
   if (FLAGS_compact_on_deletion_window > 0) {
@@ -77,6 +131,7 @@ void ConfigureWorkloadOptions(Options* options) {
     }
     options->location_cache = cache;
   }
+  ConfigureRangeFilter(options);
   options->delete_persistence_threshold = FLAGS_delete_persistence_threshold;
   options->tombstone_density_trigger = FLAGS_tombstone_density_trigger;
   options->tombstone_density_window = FLAGS_tombstone_density_window;

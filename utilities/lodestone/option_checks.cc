@@ -2,9 +2,6 @@
 
 #include <string>
 
-#include "rocksdb/table.h"
-#include "table/craft/craft_table_writer.h"
-
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
@@ -39,13 +36,6 @@ Status CheckLodestoneColumnFamilyOptions(const ColumnFamilyOptions& options) {
         "delete_persistence_threshold must be at most " +
         std::to_string(kMaxDeletePersistenceThreshold) + " seconds, not " +
         std::to_string(options.delete_persistence_threshold));
-  }
-  if (options.table_factory != nullptr) {
-    const auto* table_options =
-        options.table_factory->GetOptions<BlockBasedTableOptions>();
-    if (table_options != nullptr) {
-      return CraftTableWriter::CheckOptions(*table_options);
-    }
   }
   return Status::OK();
 }

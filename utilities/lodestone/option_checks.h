@@ -3,8 +3,9 @@
 // ValidateOptions: DB::Open, CreateColumnFamily, SetOptions; patch 0039).
 // A value outside its documented range is refused with InvalidArgument
 // naming the option, so a typo never turns a feature silently off or makes
-// a table build allocate without bound. The CRaFT table options are checked
-// here too (CraftTableWriter::CheckOptions).
+// a table build allocate without bound. (A range filter policy checks its
+// knobs where it is configured: RangeFilterPolicy::CreateFromString,
+// NewCraftRangeFilterPolicy.)
 
 #pragma once
 

@@ -10,11 +10,13 @@
 
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/craft_filter.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
+#include "table/craft/craft_range_filter_policy.h"
 #include "test_util/testharness.h"
 #include "test_util/testutil.h"
 
@@ -34,7 +36,7 @@ TEST_F(LodestoneOptionsTest, DefaultsAreOff) {
   EXPECT_EQ(cf.min_tombstones_for_range_conversion, 0u);
   EXPECT_EQ(cf.delete_persistence_threshold, 0u);
   EXPECT_EQ(cf.tombstone_density_trigger, 0.0);
-  EXPECT_FALSE(table.craft_range_filter);
+  EXPECT_EQ(table.range_filter, nullptr);
 }
 
 TEST_F(LodestoneOptionsTest, DBOptionsFromString) {
@@ -62,9 +64,9 @@ TEST_F(LodestoneOptionsTest, ColumnFamilyOptionsFromString) {
       "min_tombstones_for_range_conversion=8;"
       "delete_persistence_threshold=600;tombstone_density_trigger=0.25;"
       "tombstone_density_window=256;"
-      "block_based_table_factory={craft_range_filter=true;"
-      "craft_partition_size=32768;craft_real_suffix_bits=4;"
-      "craft_hash_suffix_bits=2;craft_range_hash_bits=14}",
+      "block_based_table_factory={range_filter={id=craft;"
+      "partition_size=32768;real_suffix_bits=4;hash_suffix_bits=2;"
+      "range_hash_bits=14}}",
       &cf));
   EXPECT_EQ(cf.min_tombstones_for_range_conversion, 8u);
   EXPECT_EQ(cf.delete_persistence_threshold, 600u);
@@ -72,11 +74,13 @@ TEST_F(LodestoneOptionsTest, ColumnFamilyOptionsFromString) {
   EXPECT_EQ(cf.tombstone_density_window, 256u);
   const auto* table = cf.table_factory->GetOptions<BlockBasedTableOptions>();
   ASSERT_NE(table, nullptr);
-  EXPECT_TRUE(table->craft_range_filter);
-  EXPECT_EQ(table->craft_partition_size, 32768u);
-  EXPECT_EQ(table->craft_real_suffix_bits, 4u);
-  EXPECT_EQ(table->craft_hash_suffix_bits, 2u);
-  EXPECT_EQ(table->craft_range_hash_bits, 14u);
+  const auto* craft = CraftRangeFilterPolicy::From(table->range_filter.get());
+  ASSERT_NE(craft, nullptr);
+  EXPECT_TRUE(craft->writes_filters());
+  EXPECT_EQ(craft->options().partition_size, 32768u);
+  EXPECT_EQ(craft->options().real_suffix_bits, 4u);
+  EXPECT_EQ(craft->options().hash_suffix_bits, 2u);
+  EXPECT_EQ(craft->options().range_hash_bits, 14u);
 
   Status s = GetColumnFamilyOptionsFromString(
       config_, ColumnFamilyOptions(), "tombstone_density_trigger=dense", &cf);
@@ -96,7 +100,9 @@ TEST_F(LodestoneOptionsTest, OptionsFileRoundTripAndSetOptions) {
   options.min_tombstones_for_range_conversion = 4;
   options.delete_persistence_threshold = 3600;
   BlockBasedTableOptions table;
-  table.craft_range_filter = true;
+  CraftRangeFilterOptions craft;
+  craft.range_hash_bits = 14;
+  ASSERT_OK(NewCraftRangeFilterPolicy(craft, &table.range_filter));
   options.table_factory.reset(NewBlockBasedTableFactory(table));
   ASSERT_OK(DestroyDB(dbname, options));
   DB* raw = nullptr;
@@ -123,7 +129,11 @@ TEST_F(LodestoneOptionsTest, OptionsFileRoundTripAndSetOptions) {
   const auto* loaded_table =
       loaded_cfs[0].options.table_factory->GetOptions<BlockBasedTableOptions>();
   ASSERT_NE(loaded_table, nullptr);
-  EXPECT_TRUE(loaded_table->craft_range_filter);
+  const auto* loaded_craft =
+      CraftRangeFilterPolicy::From(loaded_table->range_filter.get());
+  ASSERT_NE(loaded_craft, nullptr);
+  EXPECT_TRUE(loaded_craft->writes_filters());
+  EXPECT_EQ(loaded_craft->options().range_hash_bits, 14u);
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
@@ -178,45 +188,47 @@ TEST_F(LodestoneOptionsTest, OutOfRangeValuesAreRefused) {
 }
 
 // Every size-like option refuses what it cannot honour, wherever it is set:
-// DB::Open, CreateColumnFamily, SetOptions; the CRaFT table options too.
+// DB::Open, CreateColumnFamily, SetOptions; the CRaFT knobs where a policy
+// is made (in code or from any spelling of the option).
 TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
   const std::string dbname = test::PerThreadDBPath("lodestone_options_sizes");
   Options options;
   options.create_if_missing = true;
   ASSERT_OK(DestroyDB(dbname, options));
-  auto with_table =
-      [&](const std::function<void(BlockBasedTableOptions*)>& adjust) {
-        Options o = options;
-        BlockBasedTableOptions table;
-        table.craft_range_filter = true;
-        adjust(&table);
-        o.table_factory.reset(NewBlockBasedTableFactory(table));
-        return o;
-      };
   struct Bad {
-    const char* option;
-    std::function<void(BlockBasedTableOptions*)> adjust;
+    const char* knob;
+    uint32_t CraftRangeFilterOptions::*member;
+    uint32_t value;
   };
-  const std::vector<Bad> bad_tables = {
-      {"craft_real_suffix_bits",
-       [](BlockBasedTableOptions* t) { t->craft_real_suffix_bits = 57; }},
-      {"craft_real_suffix_bits",
-       [](BlockBasedTableOptions* t) { t->craft_real_suffix_bits = 64; }},
-      {"craft_hash_suffix_bits",
-       [](BlockBasedTableOptions* t) { t->craft_hash_suffix_bits = 33; }},
-      {"craft_range_hash_bits",
-       [](BlockBasedTableOptions* t) { t->craft_range_hash_bits = 1; }},
-      {"craft_range_hash_bits",
-       [](BlockBasedTableOptions* t) { t->craft_range_hash_bits = 2; }},
-      {"craft_range_hash_bits",
-       [](BlockBasedTableOptions* t) { t->craft_range_hash_bits = 59; }},
+  const std::vector<Bad> bad_knobs = {
+      {"real_suffix_bits", &CraftRangeFilterOptions::real_suffix_bits, 57},
+      {"real_suffix_bits", &CraftRangeFilterOptions::real_suffix_bits, 64},
+      {"hash_suffix_bits", &CraftRangeFilterOptions::hash_suffix_bits, 33},
+      {"range_hash_bits", &CraftRangeFilterOptions::range_hash_bits, 1},
+      {"range_hash_bits", &CraftRangeFilterOptions::range_hash_bits, 2},
+      {"range_hash_bits", &CraftRangeFilterOptions::range_hash_bits, 59},
   };
-  DB* raw = nullptr;
-  for (const Bad& bad : bad_tables) {
-    Status s = DB::Open(with_table(bad.adjust), dbname, &raw);
-    EXPECT_TRUE(s.IsInvalidArgument()) << bad.option << ": " << s.ToString();
-    EXPECT_NE(s.ToString().find(bad.option), std::string::npos) << s.ToString();
+  for (const Bad& bad : bad_knobs) {
+    const std::string value = std::to_string(bad.value);
+    CraftRangeFilterOptions craft;
+    craft.*bad.member = bad.value;
+    std::shared_ptr<RangeFilterPolicy> policy;
+    Status s = NewCraftRangeFilterPolicy(craft, &policy);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad.knob << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find(bad.knob), std::string::npos) << s.ToString();
+    EXPECT_EQ(policy, nullptr);
+    for (const std::string& spelling :
+         {"range_filter={id=craft;" + std::string(bad.knob) + "=" + value + "}",
+          "craft_range_filter=true;craft_" + std::string(bad.knob) + "=" +
+              value}) {
+      BlockBasedTableOptions table;
+      s = GetBlockBasedTableOptionsFromString(config_, BlockBasedTableOptions(),
+                                              spelling, &table);
+      EXPECT_TRUE(s.IsInvalidArgument()) << spelling << ": " << s.ToString();
+      EXPECT_NE(s.ToString().find(bad.knob), std::string::npos) << s.ToString();
+    }
   }
+  DB* raw = nullptr;
   {
     Options bad = options;
     bad.delete_persistence_threshold = (uint64_t{1} << 30) + 1;
@@ -229,12 +241,15 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
   // The largest values honoured, and partition sizes of every magnitude:
   // tables written with them keep every key findable by a bounded scan.
   for (uint32_t partition_size : {1u, 64u, UINT32_MAX}) {
-    Options good = with_table([&](BlockBasedTableOptions* t) {
-      t->craft_partition_size = partition_size;
-      t->craft_real_suffix_bits = 56;
-      t->craft_hash_suffix_bits = 32;
-      t->craft_range_hash_bits = 58;
-    });
+    CraftRangeFilterOptions craft;
+    craft.partition_size = partition_size;
+    craft.real_suffix_bits = 56;
+    craft.hash_suffix_bits = 32;
+    craft.range_hash_bits = 58;
+    BlockBasedTableOptions table;
+    ASSERT_OK(NewCraftRangeFilterPolicy(craft, &table.range_filter));
+    Options good = options;
+    good.table_factory.reset(NewBlockBasedTableFactory(table));
     good.delete_persistence_threshold = uint64_t{1} << 30;
     ASSERT_OK(DestroyDB(dbname, good));
     ASSERT_OK(DB::Open(good, dbname, &raw));
@@ -259,13 +274,129 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
     EXPECT_TRUE(db->SetOptions({{"delete_persistence_threshold", "1073741825"}})
                     .IsInvalidArgument());
     EXPECT_TRUE(db->SetOptions({{"block_based_table_factory",
-                                 "{craft_real_suffix_bits=57}"}})
+                                 "{range_filter={id=craft;"
+                                 "real_suffix_bits=57}}"}})
                     .IsInvalidArgument());
-    ColumnFamilyOptions bad_cf(with_table(bad_tables[2].adjust));
+    ColumnFamilyOptions bad_cf;
+    bad_cf.tombstone_density_window = 0;
     ColumnFamilyHandle* cf = nullptr;
     EXPECT_TRUE(db->CreateColumnFamily(bad_cf, "bad", &cf).IsInvalidArgument());
     EXPECT_EQ(cf, nullptr);
   }
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
+// range_filter: its spellings, what it serializes to, and the option names
+// CRaFT had before it (craft_option_aliases.h), which keep their meaning.
+TEST_F(LodestoneOptionsTest, RangeFilterSpellingsAndOldNames) {
+  auto parse = [&](const BlockBasedTableOptions& base, const std::string& s,
+                   BlockBasedTableOptions* out) {
+    return GetBlockBasedTableOptionsFromString(config_, base, s, out);
+  };
+  auto serialized = [&](const BlockBasedTableOptions& table) {
+    std::unique_ptr<TableFactory> factory(NewBlockBasedTableFactory(table));
+    std::string out;
+    EXPECT_OK(factory->GetOptionString(config_, &out));
+    return out;
+  };
+  auto craft_of = [](const BlockBasedTableOptions& table) {
+    return CraftRangeFilterPolicy::From(table.range_filter.get());
+  };
+
+  // No filter: nothing written, so OPTIONS files read like stock's.
+  const BlockBasedTableOptions none;
+  EXPECT_EQ(serialized(none).find("range_filter"), std::string::npos);
+  EXPECT_EQ(serialized(none).find("craft"), std::string::npos);
+
+  // Every spelling of the same policy serializes alike, defaults omitted.
+  BlockBasedTableOptions a, b, c, d;
+  ASSERT_OK(parse(none, "range_filter=craft", &a));
+  ASSERT_OK(parse(none, "range_filter={id=craft}", &b));
+  ASSERT_OK(parse(none, "craft_range_filter=true", &c));
+  ASSERT_NE(craft_of(a), nullptr);
+  EXPECT_TRUE(craft_of(a)->writes_filters());
+  EXPECT_NE(serialized(a).find("range_filter=craft;"), std::string::npos)
+      << serialized(a);
+  EXPECT_EQ(serialized(a), serialized(b));
+  EXPECT_EQ(serialized(a), serialized(c));
+  ASSERT_OK(parse(none, "range_filter={id=craft;range_hash_bits=14}", &a));
+  EXPECT_NE(serialized(a).find("range_filter={id=craft;range_hash_bits=14;}"),
+            std::string::npos)
+      << serialized(a);
+  ASSERT_OK(parse(none, serialized(a), &d));  // Round trip.
+  EXPECT_EQ(serialized(a), serialized(d));
+  EXPECT_EQ(serialized(a).find("craft_"), std::string::npos);  // No alias.
+
+  // Old names in either order: a knob set before the filter is turned on is
+  // kept; a knob alone writes nothing and serializes to nothing.
+  ASSERT_OK(parse(none, "craft_range_hash_bits=14", &b));
+  ASSERT_NE(craft_of(b), nullptr);
+  EXPECT_FALSE(craft_of(b)->writes_filters());
+  EXPECT_FALSE(CraftRangeFilterPolicy::ReadsFilters(b.range_filter.get()));
+  EXPECT_EQ(serialized(b), serialized(none));
+  ASSERT_OK(parse(b, "craft_range_filter=true", &c));
+  EXPECT_EQ(serialized(c), serialized(a));
+  ASSERT_OK(parse(none, "craft_range_filter=true", &b));
+  ASSERT_OK(parse(b, "craft_range_hash_bits=14", &c));
+  EXPECT_EQ(serialized(c), serialized(a));
+  ASSERT_OK(parse(c, "craft_range_filter=false", &d));
+  EXPECT_FALSE(CraftRangeFilterPolicy::ReadsFilters(d.range_filter.get()));
+  EXPECT_EQ(serialized(d), serialized(none));
+  ASSERT_OK(parse(none, "craft_range_filter=false", &d));
+  EXPECT_EQ(d.range_filter, nullptr);
+
+  // Not a policy, not a value.
+  EXPECT_FALSE(parse(none, "range_filter=bloom", &d).ok());
+  EXPECT_FALSE(parse(none, "range_filter={id=craft;depth=3}", &d).ok());
+  EXPECT_FALSE(parse(none, "craft_range_filter=maybe", &d).ok());
+  EXPECT_FALSE(parse(none, "craft_partition_size=-1", &d).ok());
+  ASSERT_OK(parse(a, "range_filter=nullptr", &d));
+  EXPECT_EQ(d.range_filter, nullptr);
+}
+
+// An OPTIONS file written by an earlier release, which named the CRaFT
+// options one by one, still loads with the same filter.
+TEST_F(LodestoneOptionsTest, OptionsFileWithOldCraftNamesLoads) {
+  const std::string dbname = test::PerThreadDBPath("lodestone_options_old");
+  Options options;
+  options.create_if_missing = true;
+  BlockBasedTableOptions table;
+  ASSERT_OK(RangeFilterPolicy::CreateFromString(
+      config_, "id=craft;partition_size=4096;range_hash_bits=14",
+      &table.range_filter));
+  options.table_factory.reset(NewBlockBasedTableFactory(table));
+  ASSERT_OK(DestroyDB(dbname, options));
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dbname, &raw));
+  delete raw;
+
+  std::string file;
+  ASSERT_OK(GetLatestOptionsFileName(dbname, Env::Default(), &file));
+  std::string text;
+  ASSERT_OK(ReadFileToString(Env::Default(), dbname + "/" + file, &text));
+  // The line's knobs come in no fixed order.
+  const size_t at = text.find("range_filter={id=craft;");
+  ASSERT_NE(at, std::string::npos) << text;
+  const size_t end = text.find('\n', at);
+  ASSERT_NE(end, std::string::npos);
+  text.replace(at, end - at,
+               "craft_range_filter=true\n  craft_partition_size=4096\n"
+               "  craft_range_hash_bits=14");
+  const std::string old_file = dbname + "/OPTIONS-old";
+  ASSERT_OK(WriteStringToFile(Env::Default(), text, old_file));
+
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> loaded_cfs;
+  ASSERT_OK(LoadOptionsFromFile(config_, old_file, &loaded_db, &loaded_cfs));
+  ASSERT_EQ(loaded_cfs.size(), 1u);
+  const auto* loaded =
+      loaded_cfs[0].options.table_factory->GetOptions<BlockBasedTableOptions>();
+  ASSERT_NE(loaded, nullptr);
+  const auto* craft = CraftRangeFilterPolicy::From(loaded->range_filter.get());
+  ASSERT_NE(craft, nullptr);
+  EXPECT_TRUE(craft->writes_filters());
+  EXPECT_EQ(craft->options().partition_size, 4096u);
+  EXPECT_EQ(craft->options().range_hash_bits, 14u);
   ASSERT_OK(DestroyDB(dbname, options));
 }
 

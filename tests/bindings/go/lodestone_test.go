@@ -13,7 +13,7 @@ import (
 
 const lodestoneOptions = "create_if_missing=true;location_cache=1M;" +
 	"min_tombstones_for_range_conversion=4;" +
-	"block_based_table_factory={craft_range_filter=true}"
+	"block_based_table_factory={range_filter=craft}"
 
 func openDB(t *testing.T) (*grocksdb.DB, *grocksdb.Options) {
 	t.Helper()

@@ -19,7 +19,7 @@ import java.util.Objects;
  * <pre>{@code
  * LodestoneOptions.apply(dbOptions, "location_cache=64M;verify_initial_puts=true");
  * LodestoneOptions.apply(cfOptions, "min_tombstones_for_range_conversion=3;"
- *     + "block_based_table_factory={craft_range_filter=true}");
+ *     + "block_based_table_factory={range_filter=craft}");
  * }</pre>
  *
  * <p>Every key must be known and every value valid: otherwise nothing

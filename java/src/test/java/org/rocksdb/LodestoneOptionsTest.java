@@ -119,7 +119,7 @@ public class LodestoneOptionsTest {
     try (final Statistics statistics = new Statistics();
          final Options options =
              new Options().setCreateIfMissing(true).setStatistics(statistics)) {
-      LodestoneOptions.apply(options, "block_based_table_factory={craft_range_filter=true}");
+      LodestoneOptions.apply(options, "block_based_table_factory={range_filter=craft}");
       try (final RocksDB db = RocksDB.open(options, dbFolder.getRoot().getAbsolutePath());
            final FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
         for (int i = 0; i < 1000; i++) {

@@ -59,6 +59,8 @@ public class LodestoneTickersTest {
     try (final Statistics statistics = new Statistics();
          final Options options =
              new Options().setCreateIfMissing(true).setStatistics(statistics)) {
+      // craft_range_filter: the CRaFT option's name before range_filter, which
+      // strings written for earlier releases still use.
       LodestoneOptions.apply(options,
           "location_cache=1M;verify_initial_puts=true;min_tombstones_for_range_conversion=3;"
               + "block_based_table_factory={craft_range_filter=true}");

@@ -25,7 +25,7 @@ import org.rocksdb.Options;
  *       later scans skip it in one step;
  *   <li>{@code tombstone_density_trigger}: compaction picks files dense with
  *       tombstones first, so deleted keys stop costing reads sooner;
- *   <li>{@code craft_range_filter}: tables carry a range filter that lets
+ *   <li>{@code range_filter=craft}: tables carry a range filter that lets
  *       bounded seeks skip tables with no key in range.
  * </ul>
  *
@@ -39,7 +39,7 @@ public class LodestoneConfigSetter implements RocksDBConfigSetter {
   public static final String LODESTONE_OPTIONS = "location_cache=16M;"
       + "min_tombstones_for_range_conversion=4;"
       + "tombstone_density_trigger=0.3;"
-      + "block_based_table_factory={craft_range_filter=true}";
+      + "block_based_table_factory={range_filter=craft}";
 
   @Override
   public void setConfig(

@@ -1,0 +1,72 @@
+#include "table/range_filter/range_filter_options.h"
+
+#include <cstddef>
+#include <memory>
+
+#include "rocksdb/convenience.h"
+#include "rocksdb/range_filter_policy.h"
+#include "rocksdb/table.h"
+#include "table/craft/craft_option_aliases.h"
+#include "table/craft/craft_range_filter_policy.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+using PolicyPtr = std::shared_ptr<RangeFilterPolicy>;
+
+// Empty when no filter is written: the option is then left out.
+std::string Serialize(const ConfigOptions& opts,
+                      const RangeFilterPolicy* policy) {
+  if (policy == nullptr) {
+    return std::string();
+  }
+  const CraftRangeFilterPolicy* craft = CraftRangeFilterPolicy::From(policy);
+  if (craft != nullptr && !craft->writes_filters()) {
+    return std::string();  // Knobs kept by the old names only.
+  }
+  ConfigOptions embedded = opts;
+  embedded.delimiter = ";";
+  return policy->ToString(embedded);
+}
+
+}  // namespace
+
+void AddRangeFilterOptionTypes(
+    std::unordered_map<std::string, OptionTypeInfo>* table_type_info) {
+  const int offset = offsetof(struct BlockBasedTableOptions, range_filter);
+  OptionTypeInfo info(offset, OptionType::kUnknown,
+                      OptionVerificationType::kNormal,
+                      OptionTypeFlags::kAllowNull);
+  info.SetParseFunc([](const ConfigOptions& opts, const std::string& /*name*/,
+                       const std::string& value, void* addr) {
+    return RangeFilterPolicy::CreateFromString(opts, value,
+                                               static_cast<PolicyPtr*>(addr));
+  });
+  info.SetSerializeFunc([](const ConfigOptions& opts,
+                           const std::string& /*name*/, const void* addr,
+                           std::string* value) {
+    *value = Serialize(opts, static_cast<const PolicyPtr*>(addr)->get());
+    return Status::OK();
+  });
+  info.SetEqualsFunc([](const ConfigOptions& opts, const std::string& name,
+                        const void* addr1, const void* addr2,
+                        std::string* mismatch) {
+    if (Serialize(opts, static_cast<const PolicyPtr*>(addr1)->get()) ==
+        Serialize(opts, static_cast<const PolicyPtr*>(addr2)->get())) {
+      return true;
+    }
+    *mismatch = name;
+    return false;
+  });
+  table_type_info->emplace("range_filter", info);
+  AddCraftOptionAliases(offset, table_type_info);
+}
+
+std::string DescribeRangeFilter(const RangeFilterPolicy* policy) {
+  const std::string configuration = Serialize(ConfigOptions(), policy);
+  return "  range_filter: " +
+         (configuration.empty() ? std::string("None") : configuration) + "\n";
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,46 @@
+// RangeFilterPolicy::CreateFromString and the built-in policies.
+
+#include "rocksdb/range_filter_policy.h"
+
+#include <mutex>
+
+#include "rocksdb/convenience.h"
+#include "rocksdb/utilities/customizable_util.h"
+#include "rocksdb/utilities/object_registry.h"
+#include "table/craft/craft_range_filter_policy.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+void RegisterBuiltinRangeFilterPolicies(ObjectLibrary& library) {
+  library.AddFactory<RangeFilterPolicy>(
+      CraftRangeFilterPolicy::kClassName(),
+      [](const std::string& /*uri*/, std::unique_ptr<RangeFilterPolicy>* guard,
+         std::string* /*errmsg*/) {
+        guard->reset(new CraftRangeFilterPolicy(CraftRangeFilterOptions()));
+        return guard->get();
+      });
+}
+
+}  // namespace
+
+Status RangeFilterPolicy::CreateFromString(
+    const ConfigOptions& config_options, const std::string& value,
+    std::shared_ptr<RangeFilterPolicy>* result) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    RegisterBuiltinRangeFilterPolicies(*ObjectLibrary::Default());
+  });
+  // From null: the value alone says what the policy is, never merged with
+  // what *result held.
+  std::shared_ptr<RangeFilterPolicy> policy;
+  Status s =
+      LoadSharedObject<RangeFilterPolicy>(config_options, value, &policy);
+  if (s.ok()) {
+    *result = std::move(policy);
+  }
+  return s;
+}
+
+}  // namespace ROCKSDB_NAMESPACE
