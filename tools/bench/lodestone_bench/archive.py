@@ -11,7 +11,7 @@ that every scenario of one main job lands in one directory. Results from a
 working tree with uncommitted changes are not archived: nobody could
 rebuild what they measured. Archived runs are never
 rewritten; the headline page takes, for each headline scenario, the newest
-archived run of it."""
+archived run of it with enough repetitions to make a claim."""
 
 import glob
 import json
@@ -94,10 +94,28 @@ def archive_scale(doc, out_dir, archive_root):
     return dest
 
 
-def newest_runs(archive_root, scenarios):
+# A headline claim needs this many repetitions of its run.
+HEADLINE_MIN_REPETITIONS = 3
+
+
+def newest_runs(archive_root, scenarios, min_repetitions=0):
     """For each scenario name, the newest archived results document (by the
-    date in its provenance), or None."""
+    date in its provenance) with at least min_repetitions repetitions; when
+    none has that many, the newest of any; None when none is archived. (A
+    scale sweep's one-repetition run of a scenario must not hide the last
+    run that can back a claim.)"""
     newest = {name: None for name in scenarios}
+
+    def better(results, current):
+        if current is None:
+            return True
+        enough = results.get("repetitions", 0) >= min_repetitions
+        current_enough = current.get("repetitions", 0) >= min_repetitions
+        if enough != current_enough:
+            return enough
+        return (results["provenance"].get("date", "") >
+                current["provenance"].get("date", ""))
+
     for path in glob.glob(os.path.join(archive_root, "*", "*", "results.json")):
         with open(path) as f:
             results = json.load(f)
@@ -106,15 +124,9 @@ def newest_runs(archive_root, scenarios):
             continue
         results["_archive_dir"] = os.path.relpath(os.path.dirname(path),
                                                   archive_root)
-        current = newest[name]
-        if current is None or (results["provenance"].get("date", "") >
-                               current["provenance"].get("date", "")):
+        if better(results, newest[name]):
             newest[name] = results
     return newest
-
-
-# A headline claim needs this many repetitions of its run.
-HEADLINE_MIN_REPETITIONS = 3
 
 
 def _compared_steps(results):
@@ -158,10 +170,12 @@ def verdict(ratio, band):
 
 def headline_markdown(archive_root, scenarios):
     """The headline page: per scenario, the median ratio of every compared
-    step and variant of its newest archived run, with where it came from
+    step and variant of its newest archived run of at least
+    HEADLINE_MIN_REPETITIONS repetitions, with where it came from
     and whether it lies outside the smoke run's noise band. A run with
     fewer than HEADLINE_MIN_REPETITIONS repetitions makes no claim."""
-    runs = newest_runs(archive_root, sorted(set(scenarios) | {"smoke"}))
+    runs = newest_runs(archive_root, sorted(set(scenarios) | {"smoke"}),
+                       HEADLINE_MIN_REPETITIONS)
     band = noise_band(runs.get("smoke"))
     lines = [
         "# Headline results",

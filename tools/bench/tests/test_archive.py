@@ -74,6 +74,19 @@ def test_the_headline_takes_each_scenarios_newest_run(tmp_path):
     assert "compact" not in page
 
 
+def test_a_newer_single_repetition_run_does_not_hide_a_claim(tmp_path):
+    # A scale sweep runs the scenario as defined once (--reps 1) and
+    # archives it: the headline keeps the last run that backs a claim.
+    _archive(tmp_path, _results("smoke", "2026-11-26T10:00:00+00:00", "s000001", 1.0))
+    _archive(tmp_path, _results("queue", "2026-11-25T10:00:00+00:00", "q000001", 3.0))
+    sweep = _results("queue", "2026-11-27T10:00:00+00:00", "q000002", 1.5)
+    sweep["repetitions"] = 1
+    _archive(tmp_path, sweep)
+    page = archive.headline_markdown(str(tmp_path / "benchmarks"), ["smoke", "queue"])
+    assert "| queue | read | readrandom | lodestone | 3.000 |" in page
+    assert "q000002" not in page and "too few repetitions" not in page
+
+
 def test_the_headline_claims_only_what_was_compared_often_enough(tmp_path):
     _archive(tmp_path, _results("smoke", "2026-11-26T10:00:00+00:00", "s000001", 1.0))
     once = _results("queue", "2026-11-26T10:00:00+00:00", "q000001", 3.0)
