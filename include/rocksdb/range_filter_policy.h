@@ -68,15 +68,20 @@ class RangeFilterBuilder {
                         RangeFilterBlockHandle* meta_block) = 0;
 };
 
-// Immutable once configured; shared by every table factory copy that holds
-// it, so it outlives the builders and readers it makes.
+// Immutable once configured (never ConfigureFromString a policy that a
+// table factory holds: make a new one); shared by every table factory copy
+// that holds it, so it outlives the builders and readers it makes. A policy
+// of one's own must be registered in ObjectLibrary::Default() under its
+// Name(), so that OPTIONS files naming it load (DB::Open verifies the file
+// it writes by loading it).
 class RangeFilterPolicy : public Customizable {
  public:
   static const char* Type() { return "RangeFilterPolicy"; }
 
   // `value`: an id ("craft"), "id=craft;<knob>=<value>;...", or empty /
-  // "nullptr" for none (*result reset). Knobs out of range fail here with
-  // InvalidArgument naming them.
+  // "nullptr" for none (*result reset). An unknown id, an unknown knob or a
+  // knob out of range fails with InvalidArgument naming it, *result
+  // unchanged.
   static Status CreateFromString(const ConfigOptions& config_options,
                                  const std::string& value,
                                  std::shared_ptr<RangeFilterPolicy>* result);

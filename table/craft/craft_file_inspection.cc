@@ -6,8 +6,8 @@
 #include "file/random_access_file_reader.h"
 #include "table/block_based/block.h"
 #include "table/block_based/block_based_table_builder.h"
-#include "table/craft/craft_table_reader.h"
 #include "table/craft/craft_range_filter_policy.h"
+#include "table/craft/craft_table_reader.h"
 #include "table/format.h"
 #include "table/meta_blocks.h"
 
@@ -39,8 +39,8 @@ Status ReadCraftFilterFromFile(const std::string& path, const Options& options,
   Block metaindex(std::move(metaindex_contents));
   std::unique_ptr<InternalIterator> meta_iter(metaindex.NewMetaIterator());
   BlockHandle handle;
-  s = FindOptionalMetaBlock(meta_iter.get(), CraftRangeFilterPolicy::kMetaBlockName(),
-                            &handle);
+  s = FindOptionalMetaBlock(meta_iter.get(),
+                            CraftRangeFilterPolicy::kMetaBlockName(), &handle);
   if (s.ok() && handle.IsNull()) {
     return Status::NotFound("no CRaFT filter in " + path);
   }

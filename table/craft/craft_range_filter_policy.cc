@@ -1,5 +1,6 @@
 #include "table/craft/craft_range_filter_policy.h"
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -96,6 +97,7 @@ const std::unordered_map<std::string, OptionTypeInfo>& KnobTypeInfo() {
 CraftRangeFilterPolicy::CraftRangeFilterPolicy(
     const CraftRangeFilterOptions& options, bool writes_filters)
     : options_(options), writes_filters_(writes_filters) {
+  assert(Check(options_).ok());  // Callers check (NewCraftRangeFilterPolicy).
   RegisterOptions("CraftRangeFilterOptions", &options_, &KnobTypeInfo());
 }
 
@@ -123,10 +125,8 @@ std::unique_ptr<RangeFilterBuilder> CraftRangeFilterPolicy::NewBuilder(
 
 const CraftRangeFilterPolicy* CraftRangeFilterPolicy::From(
     const RangeFilterPolicy* policy) {
-  if (policy == nullptr || strcmp(policy->Name(), kClassName()) != 0) {
-    return nullptr;
-  }
-  return static_cast<const CraftRangeFilterPolicy*>(policy);
+  return policy == nullptr ? nullptr
+                           : policy->CheckedCast<CraftRangeFilterPolicy>();
 }
 
 bool CraftRangeFilterPolicy::ReadsFilters(const RangeFilterPolicy* policy) {

@@ -23,9 +23,10 @@ class CraftRangeFilterPolicy : public RangeFilterPolicy {
   // prefix, so the name uses it.
   static const char* kMetaBlockName() { return "filter.lodestone.craft"; }
 
-  // `writes_filters` false: a policy that only keeps knobs set through the
-  // old per-knob option names while the filter is off (craft_option_aliases.h);
-  // it writes and reads nothing and serializes to nothing.
+  // `options` must pass Check. `writes_filters` false: a policy that only
+  // keeps knobs set through the old per-knob option names while the filter
+  // is off (craft_option_aliases.h); it writes and reads nothing and
+  // serializes to nothing.
   explicit CraftRangeFilterPolicy(const CraftRangeFilterOptions& options,
                                   bool writes_filters = true);
 

@@ -37,9 +37,19 @@ Status RangeFilterPolicy::CreateFromString(
   std::shared_ptr<RangeFilterPolicy> policy;
   Status s =
       LoadSharedObject<RangeFilterPolicy>(config_options, value, &policy);
-  if (s.ok()) {
-    *result = std::move(policy);
+  // An unknown id loads as null under ignore_unsupported_options (on by
+  // default), which would turn the filter silently off: refuse it. Every
+  // failure is InvalidArgument, which option parsing reports as it is (a
+  // NotFound from a nested knob would read as "no option range_filter").
+  if (s.ok() && policy == nullptr && !value.empty() && value != "nullptr") {
+    s = Status::NotSupported("no range filter policy named in", value);
   }
+  if (!s.ok()) {
+    return s.IsInvalidArgument()
+               ? s
+               : Status::InvalidArgument("range_filter: " + s.ToString());
+  }
+  *result = std::move(policy);
   return s;
 }
 

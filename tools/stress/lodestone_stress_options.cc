@@ -186,12 +186,38 @@ void ApplyOptions(Options* options) {
           ? options->table_factory->GetOptions<BlockBasedTableOptions>()
           : nullptr;
   if (table != nullptr) {
-    // The knobs shape the filter only while it is on; checked above.
-    if (FLAGS_craft_range_filter) {
-      table->range_filter =
-          std::make_shared<CraftRangeFilterPolicy>(CraftFlags());
-    } else if (Given("craft_range_filter")) {
-      table->range_filter.reset();
+    // As for every flag: a knob or the switch applies when given or not at
+    // its default, over what an options file set (knobs checked above).
+    const CraftRangeFilterPolicy* current =
+        CraftRangeFilterPolicy::From(table->range_filter.get());
+    if (current != nullptr || table->range_filter == nullptr) {
+      CraftRangeFilterOptions craft =
+          current ? current->options() : CraftRangeFilterOptions();
+      const CraftRangeFilterOptions flags = CraftFlags();
+      const CraftRangeFilterOptions defaults;
+      auto knob = [](const char* flag, uint32_t value, uint32_t default_value,
+                     uint32_t* field) {
+        if (value != default_value || Given(flag)) {
+          *field = value;
+        }
+      };
+      knob("craft_partition_size", flags.partition_size,
+           defaults.partition_size, &craft.partition_size);
+      knob("craft_real_suffix_bits", flags.real_suffix_bits,
+           defaults.real_suffix_bits, &craft.real_suffix_bits);
+      knob("craft_hash_suffix_bits", flags.hash_suffix_bits,
+           defaults.hash_suffix_bits, &craft.hash_suffix_bits);
+      knob("craft_range_hash_bits", flags.range_hash_bits,
+           defaults.range_hash_bits, &craft.range_hash_bits);
+      bool on = current != nullptr && current->writes_filters();
+      if (FLAGS_craft_range_filter || Given("craft_range_filter")) {
+        on = FLAGS_craft_range_filter;
+      }
+      if (on) {
+        table->range_filter = std::make_shared<CraftRangeFilterPolicy>(craft);
+      } else {
+        table->range_filter.reset();
+      }
     }
   } else if (FLAGS_craft_range_filter) {
     BadFlag("--craft_range_filter needs the block-based table format");

@@ -345,9 +345,15 @@ TEST_F(LodestoneOptionsTest, RangeFilterSpellingsAndOldNames) {
   ASSERT_OK(parse(none, "craft_range_filter=false", &d));
   EXPECT_EQ(d.range_filter, nullptr);
 
-  // Not a policy, not a value.
-  EXPECT_FALSE(parse(none, "range_filter=bloom", &d).ok());
-  EXPECT_FALSE(parse(none, "range_filter={id=craft;depth=3}", &d).ok());
+  // Not a policy, not a value: refused, never a filter silently off.
+  for (const char* bad : {"range_filter=bloom", "range_filter=Craft",
+                          "range_filter={range_hash_bits=14}",
+                          "range_filter={id=craft;depth=3}"}) {
+    Status s = parse(a, bad, &d);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad << ": " << s.ToString();
+  }
+  EXPECT_NE(parse(none, "range_filter=bloom", &d).ToString().find("bloom"),
+            std::string::npos);
   EXPECT_FALSE(parse(none, "craft_range_filter=maybe", &d).ok());
   EXPECT_FALSE(parse(none, "craft_partition_size=-1", &d).ok());
   ASSERT_OK(parse(a, "range_filter=nullptr", &d));
