@@ -76,20 +76,23 @@ OptionTypeInfo KnobAlias(int offset, const std::string& knob,
   });
 }
 
+// craft_range_filter. (A function, not a lambda: GCC 12 warns,
+// maybe-uninitialized, on the std::function made from an empty lambda.)
+Status SetWritesFilters(const ConfigOptions& opts, const std::string& value,
+                        CraftRangeFilterOptions* /*options*/,
+                        bool* writes_filters) {
+  return OptionTypeInfo(0, OptionType::kBoolean)
+      .Parse(opts, "craft_range_filter", value, writes_filters);
+}
+
 }  // namespace
 
 void AddCraftOptionAliases(
     int range_filter_offset,
     std::unordered_map<std::string, OptionTypeInfo>* table_type_info) {
   const int offset = range_filter_offset;
-  table_type_info->emplace(
-      "craft_range_filter",
-      Alias(offset,
-            [](const ConfigOptions& opts, const std::string& value,
-               CraftRangeFilterOptions* /*options*/, bool* writes_filters) {
-              return OptionTypeInfo(0, OptionType::kBoolean)
-                  .Parse(opts, "craft_range_filter", value, writes_filters);
-            }));
+  table_type_info->emplace("craft_range_filter",
+                           Alias(offset, SetWritesFilters));
   table_type_info->emplace("craft_partition_size",
                            KnobAlias(offset, "partition_size",
                                      &CraftRangeFilterOptions::partition_size));

@@ -30,6 +30,32 @@ std::string Serialize(const ConfigOptions& opts,
   return policy->ToString(embedded);
 }
 
+// Named functions, not lambdas: GCC 12 warns (maybe-uninitialized) on the
+// std::function made from an empty lambda, and warnings are errors.
+Status ParseRangeFilter(const ConfigOptions& opts, const std::string& /*name*/,
+                        const std::string& value, void* addr) {
+  return RangeFilterPolicy::CreateFromString(opts, value,
+                                             static_cast<PolicyPtr*>(addr));
+}
+
+Status SerializeRangeFilter(const ConfigOptions& opts,
+                            const std::string& /*name*/, const void* addr,
+                            std::string* value) {
+  *value = Serialize(opts, static_cast<const PolicyPtr*>(addr)->get());
+  return Status::OK();
+}
+
+bool RangeFiltersEqual(const ConfigOptions& opts, const std::string& name,
+                       const void* addr1, const void* addr2,
+                       std::string* mismatch) {
+  if (Serialize(opts, static_cast<const PolicyPtr*>(addr1)->get()) ==
+      Serialize(opts, static_cast<const PolicyPtr*>(addr2)->get())) {
+    return true;
+  }
+  *mismatch = name;
+  return false;
+}
+
 }  // namespace
 
 void AddRangeFilterOptionTypes(
@@ -38,27 +64,9 @@ void AddRangeFilterOptionTypes(
   OptionTypeInfo info(offset, OptionType::kUnknown,
                       OptionVerificationType::kNormal,
                       OptionTypeFlags::kAllowNull);
-  info.SetParseFunc([](const ConfigOptions& opts, const std::string& /*name*/,
-                       const std::string& value, void* addr) {
-    return RangeFilterPolicy::CreateFromString(opts, value,
-                                               static_cast<PolicyPtr*>(addr));
-  });
-  info.SetSerializeFunc([](const ConfigOptions& opts,
-                           const std::string& /*name*/, const void* addr,
-                           std::string* value) {
-    *value = Serialize(opts, static_cast<const PolicyPtr*>(addr)->get());
-    return Status::OK();
-  });
-  info.SetEqualsFunc([](const ConfigOptions& opts, const std::string& name,
-                        const void* addr1, const void* addr2,
-                        std::string* mismatch) {
-    if (Serialize(opts, static_cast<const PolicyPtr*>(addr1)->get()) ==
-        Serialize(opts, static_cast<const PolicyPtr*>(addr2)->get())) {
-      return true;
-    }
-    *mismatch = name;
-    return false;
-  });
+  info.SetParseFunc(ParseRangeFilter)
+      .SetSerializeFunc(SerializeRangeFilter)
+      .SetEqualsFunc(RangeFiltersEqual);
   table_type_info->emplace("range_filter", info);
   AddCraftOptionAliases(offset, table_type_info);
 }

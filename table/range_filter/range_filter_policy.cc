@@ -13,14 +13,16 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
+RangeFilterPolicy* NewDefaultCraftPolicy(
+    const std::string& /*uri*/, std::unique_ptr<RangeFilterPolicy>* guard,
+    std::string* /*errmsg*/) {
+  guard->reset(new CraftRangeFilterPolicy(CraftRangeFilterOptions()));
+  return guard->get();
+}
+
 void RegisterBuiltinRangeFilterPolicies(ObjectLibrary& library) {
-  library.AddFactory<RangeFilterPolicy>(
-      CraftRangeFilterPolicy::kClassName(),
-      [](const std::string& /*uri*/, std::unique_ptr<RangeFilterPolicy>* guard,
-         std::string* /*errmsg*/) {
-        guard->reset(new CraftRangeFilterPolicy(CraftRangeFilterOptions()));
-        return guard->get();
-      });
+  library.AddFactory<RangeFilterPolicy>(CraftRangeFilterPolicy::kClassName(),
+                                        NewDefaultCraftPolicy);
 }
 
 }  // namespace
