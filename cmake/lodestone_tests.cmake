@@ -76,6 +76,11 @@ set_tests_properties(lodestone.consumer PROPERTIES LABELS lodestone TIMEOUT 600)
 add_test(NAME lodestone.bench_tool
   COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/bench/tests)
 set_tests_properties(lodestone.bench_tool PROPERTIES LABELS lodestone TIMEOUT 300)
+# db_bench's Lodestone flags reach the DB it opens (tools/workloads/).
+add_test(NAME lodestone.workload_flags
+  COMMAND python3 -m pytest -q ${LODESTONE_ROOT}/tools/workloads/tests
+          --db_bench=$<TARGET_FILE:db_bench>)
+set_tests_properties(lodestone.workload_flags PROPERTIES LABELS lodestone TIMEOUT 300)
 # The upstream lines the patch series changes, held to patches/BUDGET.
 add_test(NAME lodestone.patch_budget
   COMMAND python3 ${LODESTONE_ROOT}/tools/patch_budget.py)
