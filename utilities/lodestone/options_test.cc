@@ -24,6 +24,21 @@ namespace ROCKSDB_NAMESPACE {
 
 class LodestoneOptionsTest : public testing::Test {
  protected:
+  // Opens a fresh DB at `dbname` with `options`, closes it and returns the
+  // OPTIONS file it wrote.
+  static std::string OptionsFileOf(const Options& options,
+                                   const std::string& dbname) {
+    EXPECT_OK(DestroyDB(dbname, options));
+    DB* raw = nullptr;
+    EXPECT_OK(DB::Open(options, dbname, &raw));
+    delete raw;
+    std::string file;
+    EXPECT_OK(GetLatestOptionsFileName(dbname, Env::Default(), &file));
+    std::string text;
+    EXPECT_OK(ReadFileToString(Env::Default(), dbname + "/" + file, &text));
+    return text;
+  }
+
   ConfigOptions config_;
 };
 
@@ -371,15 +386,7 @@ TEST_F(LodestoneOptionsTest, OptionsFileWithOldCraftNamesLoads) {
       config_, "id=craft;partition_size=4096;range_hash_bits=14",
       &table.range_filter));
   options.table_factory.reset(NewBlockBasedTableFactory(table));
-  ASSERT_OK(DestroyDB(dbname, options));
-  DB* raw = nullptr;
-  ASSERT_OK(DB::Open(options, dbname, &raw));
-  delete raw;
-
-  std::string file;
-  ASSERT_OK(GetLatestOptionsFileName(dbname, Env::Default(), &file));
-  std::string text;
-  ASSERT_OK(ReadFileToString(Env::Default(), dbname + "/" + file, &text));
+  std::string text = OptionsFileOf(options, dbname);
   // The line's knobs come in no fixed order.
   const size_t at = text.find("range_filter={id=craft;");
   ASSERT_NE(at, std::string::npos) << text;
@@ -463,16 +470,9 @@ TEST_F(LodestoneOptionsTest, OptionsFileOmitsDefaults) {
       test::PerThreadDBPath("lodestone_options_defaults");
   Options options;
   options.create_if_missing = true;
-  ASSERT_OK(DestroyDB(dbname, options));
-  DB* raw = nullptr;
-  ASSERT_OK(DB::Open(options, dbname, &raw));
-  delete raw;
-  std::string file;
-  ASSERT_OK(GetLatestOptionsFileName(dbname, Env::Default(), &file));
-  std::string content;
-  ASSERT_OK(ReadFileToString(Env::Default(), dbname + "/" + file, &content));
+  const std::string content = OptionsFileOf(options, dbname);
   for (const char* name :
-       {"location_cache", "verify_initial_puts", "craft_",
+       {"location_cache", "verify_initial_puts", "craft_", "range_filter",
         "min_tombstones_for_range_conversion", "delete_persistence_threshold",
         "tombstone_density"}) {
     EXPECT_EQ(content.find(name), std::string::npos) << name;
