@@ -130,7 +130,14 @@ def claims_of(p):
         p.get("writepercent", 0) > 0 and not read_callback
     if initial:
         c["initial_put"] = "puts" if not p.get("use_txn") else "txn_puts"
-        if p.get("delpercent", 0) > 0:
+        # A chain is pruned only with no snapshot between its put and its
+        # delete. db_stress taking a snapshot every few hundred ops per
+        # thread and holding it pins nearly every chain: over seed 2911's
+        # runs, invocations with acquire_snapshot_one_in=100 pruned 0-168
+        # chains each (whitebox seeds 2911008 and 2911009: none), those
+        # with 10,000 pruned 42-3,295.
+        frequent_snapshots = 0 < p.get("acquire_snapshot_one_in", 0) < 1000
+        if p.get("delpercent", 0) > 0 and not frequent_snapshots:
             c["initial_put_chains"] = "chains_pruned"
     if p.get("put_initial_violation_one_in", 0) > 0 and p.get("writepercent", 0) > 0:
         c["initial_put_contract"] = "refused"

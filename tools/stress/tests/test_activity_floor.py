@@ -102,3 +102,17 @@ def test_no_location_cache_hits_claimed_where_every_read_takes_a_snapshot():
     assert claims.claims_of(
         _reads(use_multiget=0, check_multiget_consistency=1)).get(
             "location_cache") == "hits"
+
+
+def test_initial_put_chains_are_not_claimed_under_frequent_snapshots():
+    # Seeds 2911008 and 2911009 (whitebox): db_stress took a snapshot every
+    # 100 ops per thread and held it 100,000 ops; 7,850-8,046 initial puts
+    # and thousands of deletes pruned no chain, as the contract says.
+    p = {"put_initial_one_in": 2, "writepercent": 35, "delpercent": 4,
+         "acquire_snapshot_one_in": 100, "snapshot_hold_ops": 100000}
+    c = claims.claims_of(p)
+    assert "initial_put" in c and "initial_put_chains" not in c
+    p["acquire_snapshot_one_in"] = 10000
+    assert "initial_put_chains" in claims.claims_of(p)
+    p["acquire_snapshot_one_in"] = 0
+    assert "initial_put_chains" in claims.claims_of(p)
