@@ -63,16 +63,8 @@ OptionTypeInfo KnobAlias(int offset, const std::string& knob,
                                       const std::string& value,
                                       CraftRangeFilterOptions* options,
                                       bool* /*writes_filters*/) {
-    uint32_t parsed = 0;
-    Status s = OptionTypeInfo(0, OptionType::kUInt32T)
-                   .Parse(opts, knob, value, &parsed);
-    if (s.ok()) {
-      s = CraftRangeFilterPolicy::CheckKnob(knob, parsed);
-    }
-    if (s.ok()) {
-      options->*member = parsed;
-    }
-    return s;
+    return CraftRangeFilterPolicy::ParseKnob(opts, knob, value,
+                                             &(options->*member));
   });
 }
 

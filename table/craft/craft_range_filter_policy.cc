@@ -51,17 +51,11 @@ OptionTypeInfo Knob(int offset, const std::string& name) {
   OptionTypeInfo info(offset, OptionType::kUInt32T,
                       OptionVerificationType::kNormal, OptionTypeFlags::kNone);
   const uint32_t default_value = KnobRanges().at(name).default_value;
-  info.SetParseFunc([name](const ConfigOptions& opts, const std::string& key,
-                           const std::string& value, void* addr) {
-    uint32_t parsed = 0;
-    Status s = kPlainUInt32.Parse(opts, key, value, &parsed);
-    if (s.ok()) {
-      s = CraftRangeFilterPolicy::CheckKnob(name, parsed);
-    }
-    if (s.ok()) {
-      *static_cast<uint32_t*>(addr) = parsed;
-    }
-    return s;
+  info.SetParseFunc([name](const ConfigOptions& opts,
+                           const std::string& /*key*/, const std::string& value,
+                           void* addr) {
+    return CraftRangeFilterPolicy::ParseKnob(opts, name, value,
+                                             static_cast<uint32_t*>(addr));
   });
   info.SetSerializeFunc([default_value](const ConfigOptions& opts,
                                         const std::string& key,
@@ -149,6 +143,27 @@ Status CraftRangeFilterPolicy::CheckKnob(const std::string& name,
                                  "in [" + std::to_string(r.min) + ", " +
                                  std::to_string(r.max) + "], not " +
                                  std::to_string(value));
+}
+
+Status CraftRangeFilterPolicy::ParseKnob(const ConfigOptions& opts,
+                                         const std::string& name,
+                                         const std::string& value,
+                                         uint32_t* knob) {
+  uint32_t parsed = 0;
+  Status s = kPlainUInt32.Parse(opts, name, value, &parsed);
+  if (s.ok()) {
+    s = CheckKnob(name, parsed);
+  }
+  if (s.ok()) {
+    *knob = parsed;
+  }
+  return s;
+}
+
+std::string CraftRangeFilterPolicy::SerializeOptions(
+    const ConfigOptions& opts, const std::string& prefix) const {
+  return writes_filters_ ? RangeFilterPolicy::SerializeOptions(opts, prefix)
+                         : std::string();
 }
 
 Status CraftRangeFilterPolicy::Check(const CraftRangeFilterOptions& options) {

@@ -53,6 +53,17 @@ class CraftRangeFilterPolicy : public RangeFilterPolicy {
   // Checks one knob by its name in option strings ("partition_size", ...).
   static Status CheckKnob(const std::string& name, uint32_t value);
 
+  // Parses `value` as the knob `name` (a uint32 that CheckKnob accepts)
+  // into *knob, which is left unchanged on failure.
+  static Status ParseKnob(const ConfigOptions& opts, const std::string& name,
+                          const std::string& value, uint32_t* knob);
+
+ protected:
+  // Nothing for a policy that writes no filters, so that the option is
+  // left out of OPTIONS files.
+  std::string SerializeOptions(const ConfigOptions& opts,
+                               const std::string& prefix) const override;
+
  private:
   CraftRangeFilterOptions options_;
   bool writes_filters_;

@@ -26,8 +26,6 @@ class CraftTableWriter : public RangeFilterBuilder {
   Status Finish(const BlockWriter& write,
                 RangeFilterBlockHandle* meta_block) override;
 
-  uint64_t num_keys() const { return builder_.num_keys(); }
-
  private:
   CraftFilterBuilder builder_;
 };

@@ -7,7 +7,6 @@
 #include "rocksdb/range_filter_policy.h"
 #include "rocksdb/table.h"
 #include "table/craft/craft_option_aliases.h"
-#include "table/craft/craft_range_filter_policy.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -15,15 +14,12 @@ namespace {
 
 using PolicyPtr = std::shared_ptr<RangeFilterPolicy>;
 
-// Empty when no filter is written: the option is then left out.
+// Empty when no filter is written (no policy, or one that serializes to
+// nothing): the option is then left out.
 std::string Serialize(const ConfigOptions& opts,
                       const RangeFilterPolicy* policy) {
   if (policy == nullptr) {
     return std::string();
-  }
-  const CraftRangeFilterPolicy* craft = CraftRangeFilterPolicy::From(policy);
-  if (craft != nullptr && !craft->writes_filters()) {
-    return std::string();  // Knobs kept by the old names only.
   }
   ConfigOptions embedded = opts;
   embedded.delimiter = ";";

@@ -118,32 +118,25 @@ void DbUnderTest::Close() {
   db_.reset();
 }
 
+uint64_t DbUnderTest::Ticker(uint32_t ticker) const {
+  return options_.statistics ? options_.statistics->getTickerCount(ticker) : 0;
+}
+
 uint64_t DbUnderTest::ChainsPruned() const {
-  return options_.statistics ? options_.statistics->getTickerCount(
-                                   ROCKSDB_NAMESPACE::INITIAL_CHAINS_PRUNED)
-                             : 0;
+  return Ticker(ROCKSDB_NAMESPACE::INITIAL_CHAINS_PRUNED);
 }
 
 uint64_t DbUnderTest::RunsConverted() const {
-  return options_.statistics
-             ? options_.statistics->getTickerCount(
-                   ROCKSDB_NAMESPACE::READ_PATH_RANGE_TOMBSTONES_INSERTED)
-             : 0;
+  return Ticker(ROCKSDB_NAMESPACE::READ_PATH_RANGE_TOMBSTONES_INSERTED);
 }
 
 uint64_t DbUnderTest::LocationCacheHits() const {
-  return options_.statistics ? options_.statistics->getTickerCount(
-                                   ROCKSDB_NAMESPACE::LOCATION_CACHE_HIT)
-                             : 0;
+  return Ticker(ROCKSDB_NAMESPACE::LOCATION_CACHE_HIT);
 }
 
 uint64_t DbUnderTest::TombstoneCompactions() const {
-  return options_.statistics
-             ? options_.statistics->getTickerCount(
-                   ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DENSITY_PICKS) +
-                   options_.statistics->getTickerCount(
-                       ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DEADLINE_PICKS)
-             : 0;
+  return Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DENSITY_PICKS) +
+         Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DEADLINE_PICKS);
 }
 
 void DbUnderTest::Destroy() {

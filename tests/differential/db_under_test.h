@@ -60,6 +60,9 @@ class DbUnderTest {
   uint64_t TombstoneCompactions() const;
 
  private:
+  // A ticker of the DB's statistics (0 without statistics).
+  uint64_t Ticker(uint32_t ticker) const;
+
   // Writes the op's entries to an SST file with this DB's options and
   // ingests it (a copy; the file is removed afterwards).
   ROCKSDB_NAMESPACE::Status Ingest(const Op& op);
