@@ -2,6 +2,7 @@
 # upstream's flags. One line per file, grouped by feature folder.
 set(LODESTONE_LIB_SOURCES
   # cache/location: the location cache
+  cache/location/location_block_seek.cc
   cache/location/location_cache.cc
   cache/location/location_cache_binding.cc
   cache/location/location_cache_options.cc
@@ -12,6 +13,8 @@ set(LODESTONE_LIB_SOURCES
   cache/location/location_read_scope.cc
   cache/location/location_invalidation.cc
   cache/location/version_file_memo.cc
+  # db/db_impl_access: the private DBImpl state our db/ features use
+  db/db_impl_access/db_impl_access.cc
   # db/initial_put: initial puts (early tombstone pruning)
   db/initial_put/initial_chains.cc
   db/initial_put/initial_put_api.cc
@@ -24,6 +27,7 @@ set(LODESTONE_LIB_SOURCES
   db/tombstone_compaction/tombstone_stats.cc
   # db/tombstone_runs: scan-time conversion of tombstone runs
   db/tombstone_runs/tombstone_run_conversion.cc
+  db/tombstone_runs/tombstone_run_iterators.cc
   # table/range_filter: BlockBasedTableOptions::range_filter
   table/range_filter/range_filter_options.cc
   table/range_filter/range_filter_policy.cc
@@ -74,6 +78,7 @@ install(FILES
   ${LODESTONE_ROOT}/include/rocksdb/craft_filter.h
   ${LODESTONE_ROOT}/include/rocksdb/location_cache.h
   ${LODESTONE_ROOT}/include/rocksdb/lodestone_c.h
+  ${LODESTONE_ROOT}/include/rocksdb/lodestone_options.h
   ${LODESTONE_ROOT}/include/rocksdb/range_filter_policy.h
   COMPONENT devel
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rocksdb)

@@ -73,9 +73,7 @@ bool LocationCacheBinding::Populate(LocationSlot* slot, uint64_t observed_head,
 
 Status PrepareLocationCache(
     const DBOptions& db_options,
-    const std::vector<ColumnFamilyDescriptor>& column_families,
-    std::string* log_line) {
-  log_line->clear();
+    const std::vector<ColumnFamilyDescriptor>& column_families) {
   LocationCache* cache = db_options.location_cache.get();
   if (cache == nullptr) {
     return Status::OK();
@@ -95,17 +93,7 @@ Status PrepareLocationCache(
     }
   }
   size_t bytes = 0;
-  Status s = shared->EnsureAllocated(block_cache_capacity, &bytes);
-  if (!s.ok()) {
-    return s;
-  }
-  char buf[160];
-  snprintf(buf, sizeof(buf),
-           "Lodestone location cache: %s, %zu bytes (%zu slots of 16 bytes)%s",
-           shared->ToString().c_str(), bytes, bytes / sizeof(LocationSlot),
-           bytes == 0 ? ": no block cache to size it from, disabled" : "");
-  *log_line = buf;
-  return Status::OK();
+  return shared->EnsureAllocated(block_cache_capacity, &bytes);
 }
 
 std::shared_ptr<LocationCache> BindLocationCache(

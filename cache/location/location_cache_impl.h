@@ -173,12 +173,12 @@ size_t MaxLocationCacheCapacity();
 Status CheckLocationCacheCapacity(size_t capacity);
 
 // DB::Open: sizes a fraction-of-block-cache location cache from the default
-// column family's block cache and sets *log_line to a line for the LOG.
-// Fails, and the open with it, when the cache's array cannot be allocated.
+// column family's block cache (the options dump in the LOG then shows its
+// size). Fails, and the open with it, when the cache's array cannot be
+// allocated.
 Status PrepareLocationCache(
     const DBOptions& db_options,
-    const std::vector<ColumnFamilyDescriptor>& column_families,
-    std::string* log_line);
+    const std::vector<ColumnFamilyDescriptor>& column_families);
 
 // SanitizeOptions: the DB's own binding of the configured cache (nullptr
 // stays nullptr; a binding given back in is rebound to its shared cache).

@@ -19,6 +19,20 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+// Declared in db/version_set.h (patch 0022).
+LocationCacheVersion Version::ForLocationCache() const {
+  return LocationCacheVersion{&storage_info_,
+                              table_cache_,
+                              &file_options_,
+                              &mutable_cf_options_,
+                              internal_comparator(),
+                              db_statistics_,
+                              cfd_->GetID(),
+                              version_number_,
+                              info_log_,
+                              clock_};
+}
+
 void LocationCacheLookup::Init(LocationCache* cache,
                                const LocationCacheReadScope* scope,
                                GetContext* get_context) {

@@ -4,9 +4,9 @@
 // TryServe() answers from a remembered (file, data block, entry); otherwise
 // the full search runs, the table reader reports the deciding entry into
 // the lookup's LocationCacheFoundEntry (location_found_entry.h), and
-// OnFound() remembers where it was. Version::MultiGet asks TryServe() per
-// key and leaves remembering to LocationCacheMultiGetPopulator
-// (location_multiget.h), which uses the Remember* calls below.
+// OnFound() remembers where it was. Version::MultiGet leaves both to
+// LocationCacheMultiGet (location_multiget.h), which asks TryServe() per key
+// and uses the Remember* calls below.
 //
 // Only a lookup within a LocationCacheReadScope (location_read_scope.h),
 // reading the latest state, may remember a location: an older snapshot may
@@ -46,7 +46,7 @@ struct FileMetaData;
 struct FileOptions;
 struct ReadOptions;
 
-// What a lookup needs from its Version.
+// What a lookup needs from its Version (Version::ForLocationCache()).
 struct LocationCacheVersion {
   const VersionStorageInfo* vstorage;
   TableCache* table_cache;

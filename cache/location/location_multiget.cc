@@ -8,14 +8,26 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-LocationCacheMultiGetPopulator::LocationCacheMultiGetPopulator(
+LocationCacheMultiGet::LocationCacheMultiGet(
     LocationCache* cache, const LocationCacheVersion& version,
     const ReadOptions& read_options, const LocationCacheReadScope* scope,
-    MultiGetContext::Range* range)
+    ReadCallback* callback, MultiGetContext::Range* range)
     : cache_(cache),
       version_(version),
       read_options_(read_options),
       scope_(scope) {
+  if (cache == nullptr) {
+    return;
+  }
+  for (auto iter = range->begin(); iter != range->end(); ++iter) {
+    // Scope-less: a lookup that answers remembers nothing.
+    LocationCacheLookup lookup(cache, version, read_options, *iter->lkey,
+                               /*scope=*/nullptr, iter->get_context);
+    if (lookup.TryServe(iter->merge_context, iter->max_covering_tombstone_seq,
+                        callback, /*do_merge=*/true)) {
+      range->MarkKeyDone(iter);
+    }
+  }
   if (!LocationCacheLookup::MayRemember(ActiveLocationCache(cache), scope,
                                         read_options, version)) {
     return;
@@ -31,13 +43,13 @@ LocationCacheMultiGetPopulator::LocationCacheMultiGetPopulator(
   }
 }
 
-LocationCacheMultiGetPopulator::~LocationCacheMultiGetPopulator() {
+LocationCacheMultiGet::~LocationCacheMultiGet() {
   for (auto& [key, found] : keys_) {
     key->get_context->set_location_found(nullptr);
   }
 }
 
-void LocationCacheMultiGetPopulator::Populate() {
+void LocationCacheMultiGet::Populate() {
   for (const auto& [key, found] : keys_) {
     // Only keys a plain value answered, as on the Get path.
     if (found.file == nullptr ||

@@ -2,7 +2,7 @@
 //
 // Keys with a remembered location leave the batch through
 // LocationCacheLookup::TryServe before the file search. For the keys left,
-// a LocationCacheMultiGetPopulator lends each key's GetContext a
+// a LocationCacheMultiGet lends each key's GetContext a
 // LocationCacheFoundEntry (location_found_entry.h): MultiGetFromSST reports
 // the table that decided the key and BlockBasedTable::MultiGet the entry.
 // Once the batch's file search is done, Populate() remembers the locations
@@ -11,10 +11,10 @@
 // the batch just read.
 //
 // Call grammar, on the thread running the batch:
-//   LocationCacheMultiGetPopulator p(..., scope, range)  // after TryServe
-//   (file search of `range`)
-//   p.Populate()
-// The populator must outlive the file search: the GetContexts point at it.
+//   LocationCacheMultiGet m(..., scope, callback, range)  // serves, listens
+//   (file search of the keys left in `range`)
+//   m.Populate()
+// The object must outlive the file search: the GetContexts point at it.
 
 #pragma once
 
@@ -29,24 +29,25 @@ namespace ROCKSDB_NAMESPACE {
 
 class LocationCache;
 class LocationCacheReadScope;
+class ReadCallback;
 struct ReadOptions;
 
-class LocationCacheMultiGetPopulator {
+class LocationCacheMultiGet {
  public:
-  // Listens to every key left in `range` (each has its GetContext) when the
-  // cache is active and this read may remember locations: within `scope`,
-  // of the latest state, without user timestamps.
-  LocationCacheMultiGetPopulator(LocationCache* cache,
-                                 const LocationCacheVersion& version,
-                                 const ReadOptions& read_options,
-                                 const LocationCacheReadScope* scope,
-                                 MultiGetContext::Range* range);
-  ~LocationCacheMultiGetPopulator();
+  // When the cache is active: marks done in `range` every key (each has its
+  // GetContext) a remembered location answers (`callback` as for
+  // Version::MultiGet), then listens to the keys left when this read may
+  // remember locations: within `scope`, of the latest state, without user
+  // timestamps. `version` must outlive this object.
+  LocationCacheMultiGet(LocationCache* cache,
+                        const LocationCacheVersion& version,
+                        const ReadOptions& read_options,
+                        const LocationCacheReadScope* scope,
+                        ReadCallback* callback, MultiGetContext::Range* range);
+  ~LocationCacheMultiGet();
 
-  LocationCacheMultiGetPopulator(const LocationCacheMultiGetPopulator&) =
-      delete;
-  LocationCacheMultiGetPopulator& operator=(
-      const LocationCacheMultiGetPopulator&) = delete;
+  LocationCacheMultiGet(const LocationCacheMultiGet&) = delete;
+  LocationCacheMultiGet& operator=(const LocationCacheMultiGet&) = delete;
 
   void Populate();
 

@@ -3,7 +3,7 @@
 // DBImpl::GetImpl and the DBImpl MultiGet entry points open a
 // LocationCacheReadScope before they acquire their SuperVersions and pass it
 // down, through Version::Get / DBImpl::MultiGetImpl and Version::MultiGet,
-// to the lookups (location_lookup.h) and the MultiGet populator
+// to the lookups (location_lookup.h) and the MultiGet hook
 // (location_multiget.h). A lookup without a scope may answer from the cache
 // but never remembers a location.
 //

@@ -9,6 +9,7 @@
 #include "db/tombstone_compaction/tombstone_deadlines.h"
 #include "db/version_edit.h"
 #include "db/version_set.h"
+#include "monitoring/statistics_impl.h"
 #include "rocksdb/system_clock.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -80,20 +81,21 @@ void ComputeTombstoneCompactionCandidates(
       stage = 2 + (level - base_level);
     }
     for (FileMetaData* f : vstorage.LevelFiles(level)) {
-      if (f->being_compacted || !f->tombstone_stats_known ||
-          f->written_in_place_by_tombstone_compaction) {
+      if (f->being_compacted || !f->tombstone_stats.known ||
+          f->tombstone_stats.written_in_place) {
         continue;
       }
       // Deadline: tombstones in the last level are persisted.
-      if (stage >= 0 && f->oldest_tombstone_time > 0 && !deadlines.empty()) {
+      if (stage >= 0 && f->tombstone_stats.oldest_time > 0 &&
+          !deadlines.empty()) {
         const uint64_t due =
-            f->oldest_tombstone_time +
+            f->tombstone_stats.oldest_time +
             deadlines[std::min<size_t>(stage, deadlines.size() - 1)];
         if (now >= due) {
           const double age =
-              static_cast<double>(now - f->oldest_tombstone_time);
+              static_cast<double>(now - f->tombstone_stats.oldest_time);
           const double allowed = static_cast<double>(
-              std::max<uint64_t>(due - f->oldest_tombstone_time, 1));
+              std::max<uint64_t>(due - f->tombstone_stats.oldest_time, 1));
           candidates->push_back({level, f,
                                  CompactionReason::kDeletePersistenceDeadline,
                                  age / allowed});
@@ -104,10 +106,11 @@ void ComputeTombstoneCompactionCandidates(
         }
       }
       // Density.
-      if (density_trigger > 0 && f->tombstone_window > 0 &&
-          f->tombstone_count > 0) {
-        const double density = static_cast<double>(f->tombstone_window_peak) /
-                               static_cast<double>(f->tombstone_window);
+      if (density_trigger > 0 && f->tombstone_stats.window > 0 &&
+          f->tombstone_stats.count > 0) {
+        const double density =
+            static_cast<double>(f->tombstone_stats.window_peak) /
+            static_cast<double>(f->tombstone_stats.window);
         if (density >= density_trigger) {
           candidates->push_back(
               {level, f, CompactionReason::kTombstoneDensity, density});
@@ -117,17 +120,18 @@ void ComputeTombstoneCompactionCandidates(
   }
 
   using Candidate = VersionStorageInfo::TombstoneCompactionCandidate;
-  std::sort(candidates->begin(), candidates->end(),
-            [](const Candidate& a, const Candidate& b) {
-              if (a.rank != b.rank) {
-                return a.rank > b.rank;
-              }
-              if (a.file->tombstone_count != b.file->tombstone_count) {
-                return a.file->tombstone_count > b.file->tombstone_count;
-              }
-              return a.file->oldest_tombstone_time <
-                     b.file->oldest_tombstone_time;
-            });
+  std::sort(
+      candidates->begin(), candidates->end(),
+      [](const Candidate& a, const Candidate& b) {
+        if (a.rank != b.rank) {
+          return a.rank > b.rank;
+        }
+        if (a.file->tombstone_stats.count != b.file->tombstone_stats.count) {
+          return a.file->tombstone_stats.count > b.file->tombstone_stats.count;
+        }
+        return a.file->tombstone_stats.oldest_time <
+               b.file->tombstone_stats.oldest_time;
+      });
 }
 
 bool TombstoneCandidateRunnable(
@@ -142,16 +146,27 @@ bool TombstoneCandidateRunnable(
   return candidate.file->fd.largest_seqno < earliest_snapshot;
 }
 
+bool IsTombstoneCompactionReason(CompactionReason reason) {
+  return reason == CompactionReason::kTombstoneDensity ||
+         reason == CompactionReason::kDeletePersistenceDeadline;
+}
+
+void RecordTombstoneCompactionPick(Statistics* stats, CompactionReason reason) {
+  if (reason == CompactionReason::kTombstoneDensity) {
+    RecordTick(stats, COMPACTION_TOMBSTONE_DENSITY_PICKS);
+  } else if (reason == CompactionReason::kDeletePersistenceDeadline) {
+    RecordTick(stats, COMPACTION_TOMBSTONE_DEADLINE_PICKS);
+  }
+}
+
 void MarkTombstoneCompactionOutputs(const Compaction& compaction,
                                     VersionEdit* edit) {
-  const CompactionReason reason = compaction.compaction_reason();
-  if (reason != CompactionReason::kTombstoneDensity &&
-      reason != CompactionReason::kDeletePersistenceDeadline) {
+  if (!IsTombstoneCompactionReason(compaction.compaction_reason())) {
     return;
   }
   for (auto& [level, meta] : edit->GetMutableNewFiles()) {
     if (level == compaction.start_level()) {
-      meta.written_in_place_by_tombstone_compaction = true;
+      meta.tombstone_stats.written_in_place = true;
     }
   }
 }

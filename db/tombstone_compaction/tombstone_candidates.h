@@ -27,7 +27,7 @@
 // compaction kept it could not drop: a snapshot or a user-defined timestamp
 // at or above full_history_ts_low needs it, or whatever else pins it.
 // MarkTombstoneCompactionOutputs flags those outputs
-// (FileMetaData::written_in_place_by_tombstone_compaction) and they are
+// (FileMetaData::tombstone_stats.written_in_place) and they are
 // never candidates again, whatever the reason that pinned their tombstones.
 
 #pragma once
@@ -40,6 +40,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 class Compaction;
+class Statistics;
 class VersionEdit;
 
 // Fills `*candidates` (best first) from `vstorage`'s files and sets
@@ -64,6 +65,15 @@ bool TombstoneCandidateRunnable(
     const VersionStorageInfo& vstorage,
     const VersionStorageInfo::TombstoneCompactionCandidate& candidate,
     SequenceNumber earliest_snapshot);
+
+// Whether `reason` is a tombstone-aware pick's. Such compactions are never
+// trivial moves: they exist to drop tombstones and what they cover, and a
+// move would only carry the tombstones down.
+bool IsTombstoneCompactionReason(CompactionReason reason);
+
+// LevelCompactionPicker, for the compaction it picked: counts a
+// tombstone-aware pick (COMPACTION_TOMBSTONE_{DENSITY,DEADLINE}_PICKS).
+void RecordTombstoneCompactionPick(Statistics* stats, CompactionReason reason);
 
 // CompactionJob::InstallCompactionResults, after the outputs were added to
 // `edit`: if `compaction` is a tombstone-aware pick, flags its outputs at

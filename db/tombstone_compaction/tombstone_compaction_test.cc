@@ -235,7 +235,7 @@ TEST_F(TombstoneCompactionTest, PropertiesOnlyWhenOn) {
   EXPECT_EQ(props.begin()->second->user_collected_properties.count(
                 kTombstonePointProperty),
             0u);
-  EXPECT_FALSE(Storage()->LevelFiles(0)[0]->tombstone_stats_known);
+  EXPECT_FALSE(Storage()->LevelFiles(0)[0]->tombstone_stats.known);
 
   // On through SetOptions: new tables carry the statistics.
   ASSERT_OK(dbfull()->SetOptions({{"tombstone_density_trigger", "0.9"},
@@ -271,16 +271,16 @@ TEST_F(TombstoneCompactionTest, PropertiesOnlyWhenOn) {
   auto check = [&] {
     const FileMetaData* f = nullptr;
     for (const FileMetaData* file : Storage()->LevelFiles(0)) {
-      if (file->tombstone_stats_known) {
+      if (file->tombstone_stats.known) {
         EXPECT_EQ(f, nullptr);
         f = file;
       }
     }
     ASSERT_NE(f, nullptr);
-    EXPECT_EQ(f->tombstone_count, 7u);
-    EXPECT_EQ(f->tombstone_window, 4u);
-    EXPECT_EQ(f->tombstone_window_peak, 4u);
-    EXPECT_GT(f->oldest_tombstone_time, 0u);
+    EXPECT_EQ(f->tombstone_stats.count, 7u);
+    EXPECT_EQ(f->tombstone_stats.window, 4u);
+    EXPECT_EQ(f->tombstone_stats.window_peak, 4u);
+    EXPECT_GT(f->tombstone_stats.oldest_time, 0u);
   };
   check();
   options.tombstone_density_trigger = 0.9;
@@ -315,8 +315,8 @@ TEST_F(TombstoneCompactionTest, DensestFileFirst) {
   const auto& candidates = Storage()->TombstoneCompactionCandidates();
   ASSERT_EQ(candidates.size(), 2u);
   EXPECT_EQ(candidates[0].reason, CompactionReason::kTombstoneDensity);
-  EXPECT_EQ(candidates[0].file->tombstone_count, 80u);
-  EXPECT_EQ(candidates[1].file->tombstone_count, 60u);
+  EXPECT_EQ(candidates[0].file->tombstone_stats.count, 80u);
+  EXPECT_EQ(candidates[1].file->tombstone_stats.count, 60u);
 
   ASSERT_OK(dbfull()->SetOptions({{"disable_auto_compactions", "false"}}));
   ASSERT_OK(dbfull()->TEST_WaitForCompact());
@@ -351,10 +351,10 @@ TEST_F(TombstoneCompactionTest, OldestOverdueFileFirst) {
   const auto& candidates = Storage()->TombstoneCompactionCandidates();
   ASSERT_EQ(candidates.size(), 2u);
   EXPECT_EQ(candidates[0].reason, CompactionReason::kDeletePersistenceDeadline);
-  EXPECT_EQ(candidates[0].file->tombstone_count, 10u);
-  EXPECT_EQ(candidates[1].file->tombstone_count, 30u);
-  EXPECT_LT(candidates[0].file->oldest_tombstone_time,
-            candidates[1].file->oldest_tombstone_time);
+  EXPECT_EQ(candidates[0].file->tombstone_stats.count, 10u);
+  EXPECT_EQ(candidates[1].file->tombstone_stats.count, 30u);
+  EXPECT_LT(candidates[0].file->tombstone_stats.oldest_time,
+            candidates[1].file->tombstone_stats.oldest_time);
   std::string prop;
   ASSERT_TRUE(
       db_->GetProperty("rocksdb.lodestone.tombstone-compaction", &prop));
@@ -564,6 +564,26 @@ TEST_F(TombstoneCompactionTest, OffByDefault) {
   EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
   EXPECT_EQ(recorder_->Count(CompactionReason::kDeletePersistenceDeadline), 0);
   EXPECT_EQ(FilesPerLevel(), "1,0,0,1");
+}
+
+// Deadlines date tombstones through the seqno-to-time mapping, which keeps
+// preserve_internal_time_seconds of history: a smaller setting is raised to
+// the deadline, a larger one kept (regression: only 0 was raised, so a
+// 60-second history under a one-hour deadline made every older memtable look
+// overdue).
+TEST_F(TombstoneCompactionTest, PreservedTimeCoversTheDeadline) {
+  Options options = BaseOptions();
+  options.delete_persistence_threshold = 3600;
+  options.preserve_internal_time_seconds = 60;
+  DestroyAndReopen(options);
+  EXPECT_EQ(db_->GetOptions().preserve_internal_time_seconds, 3600u);
+  options.preserve_internal_time_seconds = 7200;
+  DestroyAndReopen(options);
+  EXPECT_EQ(db_->GetOptions().preserve_internal_time_seconds, 7200u);
+  options.delete_persistence_threshold = 0;
+  options.preserve_internal_time_seconds = 0;
+  DestroyAndReopen(options);
+  EXPECT_EQ(db_->GetOptions().preserve_internal_time_seconds, 0u);
 }
 
 // A pick must change what made its file a candidate. These set up a file

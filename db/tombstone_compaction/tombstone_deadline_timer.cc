@@ -6,6 +6,7 @@
 
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
+#include "db/db_impl_access/db_impl_access.h"
 #include "db/memtable.h"
 #include "db/tombstone_compaction/tombstone_deadlines.h"
 #include "db/version_set.h"
@@ -14,19 +15,19 @@
 namespace ROCKSDB_NAMESPACE {
 
 void TombstoneDeadlineTimer::Run() {
-  DBImpl& db = *db_;
   TEST_SYNC_POINT("TombstoneDeadlineTimer:Run");
   int64_t now_signed = 0;
-  if (!db.immutable_db_options_.clock->GetCurrentTime(&now_signed).ok() ||
+  if (!db_->immutable_db_options().clock->GetCurrentTime(&now_signed).ok() ||
       now_signed <= 0) {
     return;
   }
   const uint64_t now = static_cast<uint64_t>(now_signed);
   std::vector<ColumnFamilyData*> to_flush;
   {
-    InstrumentedMutexLock l(&db.mutex_);
+    InstrumentedMutexLock l(db_->mutex());
     bool scheduled = false;
-    for (ColumnFamilyData* cfd : *db.versions_->GetColumnFamilySet()) {
+    const SeqnoToTimeMapping& seqno_to_time = DBImplAccess::SeqnoToTime(*db_);
+    for (ColumnFamilyData* cfd : *db_->GetVersionSet()->GetColumnFamilySet()) {
       if (cfd->IsDropped() || !cfd->initialized()) {
         continue;
       }
@@ -45,9 +46,8 @@ void TombstoneDeadlineTimer::Run() {
       // The memtable is the first stage.
       MemTable* mem = cfd->mem();
       if (mem->NumDeletion() + mem->NumRangeDeletion() > 0) {
-        const uint64_t written =
-            db.seqno_to_time_mapping_.GetProximalTimeBeforeSeqno(
-                mem->GetFirstSequenceNumber());
+        const uint64_t written = seqno_to_time.GetProximalTimeBeforeSeqno(
+            mem->GetFirstSequenceNumber());
         const int last_level = TombstoneLastLevel(
             vstorage->num_non_empty_levels(), vstorage->base_level());
         const std::vector<uint64_t> deadlines = TombstoneStageDeadlines(
@@ -56,8 +56,8 @@ void TombstoneDeadlineTimer::Run() {
         // A memtable older than the mapping's oldest entry (it keeps about
         // preserve_internal_time_seconds, which is at least the threshold)
         // is overdue; with no entry at all its age is unknown.
-        const bool older_than_mapping = written == kUnknownTimeBeforeAll &&
-                                        !db.seqno_to_time_mapping_.Empty();
+        const bool older_than_mapping =
+            written == kUnknownTimeBeforeAll && !seqno_to_time.Empty();
         if (older_than_mapping || (written != kUnknownTimeBeforeAll &&
                                    now >= written + deadlines[0])) {
           cfd->Ref();
@@ -67,51 +67,30 @@ void TombstoneDeadlineTimer::Run() {
 
       vstorage->ComputeCompactionScore(*cfd->ioptions(), mutable_cf_options);
       if (!vstorage->TombstoneCompactionCandidates().empty()) {
-        db.EnqueuePendingCompaction(cfd);
+        DBImplAccess::EnqueuePendingCompaction(db_, cfd);
         scheduled = true;
       }
     }
     if (scheduled) {
-      db.MaybeScheduleFlushOrCompaction();
+      DBImplAccess::MaybeScheduleFlushOrCompaction(db_);
     }
   }
-  bool flushed_atomically = false;
+  bool flushed_all = false;
   for (ColumnFamilyData* cfd : to_flush) {
     // This runs on the process-wide periodic task thread, which must never
     // wait for writers (a write stall, a LockWAL() holder): switch the
     // memtable only if the write thread is free, else retry next period.
-    WriteThread::Writer w;
-    WriteThread::Writer nonmem_w;
-    bool entered =
-        !flushed_atomically && db.write_thread_.TryEnterUnbatched(&w);
-    if (entered && db.two_write_queues_ &&
-        !db.nonmem_write_thread_.TryEnterUnbatched(&nonmem_w)) {
-      db.write_thread_.ExitUnbatched(&w);
-      entered = false;
-    }
-    if (entered) {
-      FlushOptions flush_options;
-      flush_options.wait = false;
-      flush_options.allow_write_stall = true;
-      // With atomic_flush every column family flushes together, as in all
-      // of RocksDB's own flushes: with the WAL off, a crash must leave a
-      // consistent point across column families, not one flushed ahead.
-      Status s =
-          db.immutable_db_options_.atomic_flush
-              ? db.AtomicFlushMemTables(flush_options, FlushReason::kOthers,
-                                        /*provided_candidate_cfds=*/{},
-                                        /*entered_write_thread=*/true)
-              : db.FlushMemTable(cfd, flush_options, FlushReason::kOthers,
-                                 /*entered_write_thread=*/true);
-      flushed_atomically = db.immutable_db_options_.atomic_flush;
-      s.PermitUncheckedError();  // Retried on the next period.
-      if (db.two_write_queues_) {
-        db.nonmem_write_thread_.ExitUnbatched(&nonmem_w);
+    bool entered = false;
+    {
+      DBImplAccess::WriteThreadEntry entry(db_, /*try_enter=*/!flushed_all);
+      entered = entry.entered();
+      if (entered) {
+        DBImplAccess::FlushFromWriteThread(db_, cfd, &flushed_all)
+            .PermitUncheckedError();  // Retried on the next period.
       }
-      db.write_thread_.ExitUnbatched(&w);
     }
     TEST_SYNC_POINT_CALLBACK("TombstoneDeadlineTimer:FlushAttempted", &entered);
-    InstrumentedMutexLock l(&db.mutex_);
+    InstrumentedMutexLock l(db_->mutex());
     cfd->UnrefAndTryDelete();
   }
 }

@@ -13,8 +13,8 @@ namespace ROCKSDB_NAMESPACE {
 
 class DBImpl;
 
-// DBImpl names it a friend (patch 0018) for its mutex, column families,
-// seqno-to-time mapping, compaction queue and write thread(s).
+// Reaches DBImpl's compaction queue, seqno-to-time mapping and write
+// thread through db/db_impl_access/.
 class TombstoneDeadlineTimer {
  public:
   explicit TombstoneDeadlineTimer(DBImpl* db) : db_(db) {}

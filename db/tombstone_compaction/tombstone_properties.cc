@@ -30,13 +30,13 @@ std::string TombstoneCompactionReport(ColumnFamilyData* cfd) {
            mo.tombstone_density_window);
   std::string out = buf;
   for (const auto& c : vstorage.TombstoneCompactionCandidates()) {
-    const uint64_t t = c.file->oldest_tombstone_time;
-    snprintf(buf, sizeof(buf),
-             "L%d %" PRIu64 " %s %.3f %" PRIu64 " %" PRIu64 "\n", c.level,
-             c.file->fd.GetNumber(),
-             c.reason == CompactionReason::kTombstoneDensity ? "density"
-                                                             : "deadline",
-             c.rank, c.file->tombstone_count, t > 0 && now > t ? now - t : 0);
+    const uint64_t t = c.file->tombstone_stats.oldest_time;
+    snprintf(
+        buf, sizeof(buf), "L%d %" PRIu64 " %s %.3f %" PRIu64 " %" PRIu64 "\n",
+        c.level, c.file->fd.GetNumber(),
+        c.reason == CompactionReason::kTombstoneDensity ? "density"
+                                                        : "deadline",
+        c.rank, c.file->tombstone_stats.count, t > 0 && now > t ? now - t : 0);
     out += buf;
   }
   const uint64_t next = vstorage.NextTombstoneDeadline();

@@ -198,13 +198,13 @@ void SetTombstoneStats(const TableProperties& props, uint64_t fallback_time,
       !ParseU64(user, kTombstoneMinSeqnoProperty, &min_seqno)) {
     return;  // Written with the feature off, or by stock RocksDB.
   }
-  meta->tombstone_stats_known = true;
-  meta->tombstone_count = point;
-  meta->tombstone_window =
+  meta->tombstone_stats.known = true;
+  meta->tombstone_stats.count = point;
+  meta->tombstone_stats.window =
       static_cast<uint32_t>(std::min<uint64_t>(window, UINT32_MAX));
-  meta->tombstone_window_peak =
+  meta->tombstone_stats.window_peak =
       static_cast<uint32_t>(std::min<uint64_t>(peak, UINT32_MAX));
-  meta->oldest_tombstone_time = 0;
+  meta->tombstone_stats.oldest_time = 0;
   if (min_seqno == kMaxSequenceNumber) {
     return;  // No tombstones.
   }
@@ -218,31 +218,27 @@ void SetTombstoneStats(const TableProperties& props, uint64_t fallback_time,
   // Unknown: the oldest ancestor time bounds every entry's write time from
   // below, so a deadline computed from it is never late. (1 = "some time
   // long ago" when even that is unknown.)
-  meta->oldest_tombstone_time = time != kUnknownTimeBeforeAll
-                                    ? time
+  meta->tombstone_stats.oldest_time =
+      time != kUnknownTimeBeforeAll ? time
                                     : std::max<uint64_t>(fallback_time, 1);
 }
 
 void AddTombstoneStatsToNewFile(const FileMetaData& from, VersionEdit* edit) {
-  if (!from.tombstone_stats_known || edit->GetNewFiles().empty()) {
+  if (!from.tombstone_stats.known || edit->GetNewFiles().empty()) {
     return;
   }
   // The edit exposes its new files read-only; it is ours to modify here.
   auto& files = const_cast<VersionEdit::NewFiles&>(edit->GetNewFiles());
   FileMetaData& to = files.back().second;
   assert(to.fd.GetNumber() == from.fd.GetNumber());
-  to.tombstone_stats_known = true;
-  to.tombstone_count = from.tombstone_count;
-  to.tombstone_window = from.tombstone_window;
-  to.tombstone_window_peak = from.tombstone_window_peak;
-  to.oldest_tombstone_time = from.oldest_tombstone_time;
+  to.tombstone_stats = from.tombstone_stats;
 }
 
 void EncodeTombstoneStats(const FileMetaData& meta, std::string* dst) {
-  PutVarint64(dst, meta.tombstone_count);
-  PutVarint32(dst, meta.tombstone_window);
-  PutVarint32(dst, meta.tombstone_window_peak);
-  PutVarint64(dst, meta.oldest_tombstone_time);
+  PutVarint64(dst, meta.tombstone_stats.count);
+  PutVarint32(dst, meta.tombstone_stats.window);
+  PutVarint32(dst, meta.tombstone_stats.window_peak);
+  PutVarint64(dst, meta.tombstone_stats.oldest_time);
 }
 
 bool DecodeTombstoneStats(const std::string& field, FileMetaData* meta) {
@@ -253,11 +249,11 @@ bool DecodeTombstoneStats(const std::string& field, FileMetaData* meta) {
       !GetVarint32(&in, &peak) || !GetVarint64(&in, &time)) {
     return false;
   }
-  meta->tombstone_stats_known = true;
-  meta->tombstone_count = count;
-  meta->tombstone_window = window;
-  meta->tombstone_window_peak = peak;
-  meta->oldest_tombstone_time = time;
+  meta->tombstone_stats.known = true;
+  meta->tombstone_stats.count = count;
+  meta->tombstone_stats.window = window;
+  meta->tombstone_stats.window_peak = peak;
+  meta->tombstone_stats.oldest_time = time;
   return true;
 }
 

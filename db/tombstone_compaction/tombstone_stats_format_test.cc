@@ -22,11 +22,11 @@ FileMetaData FileWithStats() {
   meta.smallest = InternalKey("a", 10, kTypeValue);
   meta.largest = InternalKey("z", 20, kTypeDeletion);
   meta.epoch_number = 1;
-  meta.tombstone_stats_known = true;
-  meta.tombstone_count = 300;
-  meta.tombstone_window = 32;
-  meta.tombstone_window_peak = 17;
-  meta.oldest_tombstone_time = 1700000000;
+  meta.tombstone_stats.known = true;
+  meta.tombstone_stats.count = 300;
+  meta.tombstone_stats.window = 32;
+  meta.tombstone_stats.window_peak = 17;
+  meta.tombstone_stats.oldest_time = 1700000000;
   return meta;
 }
 
@@ -51,15 +51,15 @@ TEST(TombstoneStatsFormatTest, FieldBytes) {
 
   FileMetaData decoded;
   ASSERT_TRUE(DecodeTombstoneStats(kStatsBytes, &decoded));
-  EXPECT_TRUE(decoded.tombstone_stats_known);
-  EXPECT_EQ(decoded.tombstone_count, 300u);
-  EXPECT_EQ(decoded.tombstone_window, 32u);
-  EXPECT_EQ(decoded.tombstone_window_peak, 17u);
-  EXPECT_EQ(decoded.oldest_tombstone_time, 1700000000u);
+  EXPECT_TRUE(decoded.tombstone_stats.known);
+  EXPECT_EQ(decoded.tombstone_stats.count, 300u);
+  EXPECT_EQ(decoded.tombstone_stats.window, 32u);
+  EXPECT_EQ(decoded.tombstone_stats.window_peak, 17u);
+  EXPECT_EQ(decoded.tombstone_stats.oldest_time, 1700000000u);
   // A field cut short is refused, not half read.
   FileMetaData cut;
   EXPECT_FALSE(DecodeTombstoneStats(kStatsBytes.substr(0, 8), &cut));
-  EXPECT_FALSE(cut.tombstone_stats_known);
+  EXPECT_FALSE(cut.tombstone_stats.known);
 }
 
 TEST(TombstoneStatsFormatTest, EditCarriesTheTaggedField) {
@@ -75,13 +75,13 @@ TEST(TombstoneStatsFormatTest, EditCarriesTheTaggedField) {
   ASSERT_OK(read.DecodeFrom(record));
   ASSERT_EQ(read.GetNewFiles().size(), 1u);
   const FileMetaData& f = read.GetNewFiles()[0].second;
-  EXPECT_TRUE(f.tombstone_stats_known);
-  EXPECT_EQ(f.tombstone_count, 300u);
-  EXPECT_EQ(f.oldest_tombstone_time, 1700000000u);
+  EXPECT_TRUE(f.tombstone_stats.known);
+  EXPECT_EQ(f.tombstone_stats.count, 300u);
+  EXPECT_EQ(f.tombstone_stats.oldest_time, 1700000000u);
 
   // Without statistics the edit is stock's, byte for byte: no tag 48.
   FileMetaData plain = FileWithStats();
-  plain.tombstone_stats_known = false;
+  plain.tombstone_stats.known = false;
   VersionEdit stock;
   stock.AddFile(1, plain);
   std::string stock_record;

@@ -15,8 +15,8 @@
 //    SuperVersion is still the iterator's;
 //  - a file ingested behind (IngestExternalFileOptions::ingest_behind),
 //    whose keys get sequence number 0 below everything, at any later time.
-//    DBs opened with allow_ingest_behind never convert (DBImpl::
-//    NewIteratorImpl, patch 0017);
+//    DBs opened with allow_ingest_behind never convert
+//    (tombstone_run_iterators.cc);
 //  - a mutable memtable whose earliest sequence number is above S: the
 //    tombstone would sit beside newer data that lives in older memtables or
 //    L0, so the insertion refuses.
@@ -46,12 +46,13 @@
 #include <cinttypes>
 #include <deque>
 #include <mutex>
-#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
+#include "db/db_impl_access/db_impl_access.h"
 #include "db/memtable.h"
 #include "db/tombstone_runs/tombstone_run_tracker.h"
 #include "monitoring/statistics_impl.h"
@@ -64,41 +65,29 @@ const char* const kTombstoneRunsProperty = "rocksdb.lodestone.tombstone-runs";
 
 namespace {
 
-struct HandedOffRun {
-  uint32_t column_family_id;
-  uint64_t super_version_number;
-  SequenceNumber seq;
-  std::string start;
-  std::string end;
-  TombstoneRunWorth worth;
-};
-
-struct FamilyState {
-  TombstoneRunCounts counts;
-  DBImpl* db = nullptr;  // Set with the first handed-off run.
-  std::deque<HandedOffRun> waiting;
-};
-
-// Keyed by column family; an entry goes when its family is destroyed.
-struct Registry {
+// The conversion's one mutex and what it guards besides every family's
+// TombstoneRunState: the counts of every column family of every DB, and the
+// families with runs waiting. A family leaves the set when its runs are
+// taken or it is destroyed, so every family in it belongs to a live DB.
+struct Shared {
   std::mutex mu;
-  std::unordered_map<const ColumnFamilyData*, FamilyState> families;
   TombstoneRunCounts process_counts;
+  std::unordered_set<TombstoneRunState*> waiting_families;
   // Runs waiting in any family: the write path's fast check.
   std::atomic<size_t> waiting_runs{0};
 };
 
-Registry& GetRegistry() {
-  static Registry* registry = new Registry;
-  return *registry;
+Shared& GetShared() {
+  static Shared* shared = new Shared;
+  return *shared;
 }
 
 using Outcome = TombstoneRunOutcome;
 
-// REQUIRES: the registry's mutex held.
-void CountLocked(Registry& r, FamilyState& family, Outcome outcome,
+// REQUIRES: the shared mutex held.
+void CountLocked(Shared& shared, TombstoneRunState& family, Outcome outcome,
                  uint64_t n) {
-  for (TombstoneRunCounts* c : {&family.counts, &r.process_counts}) {
+  for (TombstoneRunCounts* c : {&family.counts, &shared.process_counts}) {
     (outcome == Outcome::kInserted ? c->inserted : c->discarded) += n;
     c->by_outcome[static_cast<int>(outcome)] += n;
   }
@@ -113,11 +102,11 @@ void Tick(DBImpl* db, Outcome outcome, uint64_t n) {
 }
 
 // Counts what became of a run of `cfd`, in its counts and the DB's tickers.
-void Account(DBImpl* db, const ColumnFamilyData* cfd, Outcome outcome) {
-  Registry& r = GetRegistry();
+void Account(DBImpl* db, ColumnFamilyData* cfd, Outcome outcome) {
+  Shared& shared = GetShared();
   {
-    std::lock_guard<std::mutex> l(r.mu);
-    CountLocked(r, r.families[cfd], outcome, 1);
+    std::lock_guard<std::mutex> l(shared.mu);
+    CountLocked(shared, *cfd->tombstone_runs(), outcome, 1);
   }
   Tick(db, outcome, 1);
 }
@@ -125,22 +114,20 @@ void Account(DBImpl* db, const ColumnFamilyData* cfd, Outcome outcome) {
 // Keeps a run for the next write group. A run proven through an older
 // SuperVersion than this one can never go in any more, and the list is
 // bounded: both are discarded here.
-void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
-             uint64_t super_version_number, SequenceNumber seq,
-             const Slice& start, const Slice& end,
+void HandOff(DBImpl* db, ColumnFamilyData* cfd, uint64_t super_version_number,
+             SequenceNumber seq, const Slice& start, const Slice& end,
              const TombstoneRunWorth& worth) {
-  Registry& r = GetRegistry();
+  Shared& shared = GetShared();
+  TombstoneRunState& family = *cfd->tombstone_runs();
   uint64_t stale = 0;
   uint64_t pushed_out = 0;
   uint64_t duplicate = 0;
   {
-    std::lock_guard<std::mutex> l(r.mu);
-    FamilyState& family = r.families[cfd];
-    family.db = db;
-    std::deque<HandedOffRun>& waiting = family.waiting;
+    std::lock_guard<std::mutex> l(shared.mu);
+    std::deque<TombstoneRunState::WaitingRun>& waiting = family.waiting;
     // Iterators at one sequence number prove the same runs: keep one copy,
     // as the memtable would refuse the others (and keep their allocation).
-    for (const HandedOffRun& run : waiting) {
+    for (const TombstoneRunState::WaitingRun& run : waiting) {
       if (run.seq == seq && run.super_version_number == super_version_number &&
           Slice(run.start) == start && Slice(run.end) == end) {
         duplicate = 1;
@@ -158,14 +145,18 @@ void HandOff(DBImpl* db, const ColumnFamilyData* cfd,
       waiting.pop_front();
     }
     if (duplicate == 0) {
-      waiting.push_back(HandedOffRun{cfd->GetID(), super_version_number, seq,
-                                     start.ToString(), end.ToString(), worth});
-      r.waiting_runs.fetch_add(1, std::memory_order_relaxed);
+      waiting.push_back(TombstoneRunState::WaitingRun{
+          super_version_number, seq, start.ToString(), end.ToString(), worth});
+      shared.waiting_runs.fetch_add(1, std::memory_order_relaxed);
+      family.db = db;
+      family.column_family_id = cfd->GetID();
+      shared.waiting_families.insert(&family);
     }
-    CountLocked(r, family, Outcome::kNotAdded, duplicate);
-    CountLocked(r, family, Outcome::kSuperVersionChanged, stale);
-    CountLocked(r, family, Outcome::kPushedOut, pushed_out);
-    r.waiting_runs.fetch_sub(stale + pushed_out, std::memory_order_relaxed);
+    CountLocked(shared, family, Outcome::kNotAdded, duplicate);
+    CountLocked(shared, family, Outcome::kSuperVersionChanged, stale);
+    CountLocked(shared, family, Outcome::kPushedOut, pushed_out);
+    shared.waiting_runs.fetch_sub(stale + pushed_out,
+                                  std::memory_order_relaxed);
   }
   Tick(db, Outcome::kNotAdded, duplicate);
   Tick(db, Outcome::kSuperVersionChanged, stale);
@@ -222,48 +213,47 @@ Outcome AddToMutableMemtable(const DBImpl* db, ColumnFamilyData* cfd,
 
 }  // namespace
 
-TombstoneRunCounts GetTombstoneRunCounts(const ColumnFamilyData* cfd) {
-  Registry& r = GetRegistry();
-  std::lock_guard<std::mutex> l(r.mu);
-  auto it = r.families.find(cfd);
-  return it == r.families.end() ? TombstoneRunCounts() : it->second.counts;
+TombstoneRunState::~TombstoneRunState() {
+  Shared& shared = GetShared();
+  std::lock_guard<std::mutex> l(shared.mu);
+  shared.waiting_runs.fetch_sub(waiting.size(), std::memory_order_relaxed);
+  shared.waiting_families.erase(this);
+}
+
+TombstoneRunCounts GetTombstoneRunCounts(ColumnFamilyData* cfd) {
+  Shared& shared = GetShared();
+  std::lock_guard<std::mutex> l(shared.mu);
+  return cfd->tombstone_runs()->counts;
 }
 
 TombstoneRunCounts GetTombstoneRunCountsInProcess() {
-  Registry& r = GetRegistry();
-  std::lock_guard<std::mutex> l(r.mu);
-  return r.process_counts;
-}
-
-void ForgetTombstoneRuns(const ColumnFamilyData* cfd) {
-  Registry& r = GetRegistry();
-  std::lock_guard<std::mutex> l(r.mu);
-  auto it = r.families.find(cfd);
-  if (it != r.families.end()) {
-    r.waiting_runs.fetch_sub(it->second.waiting.size(),
-                             std::memory_order_relaxed);
-    r.families.erase(it);
-  }
+  Shared& shared = GetShared();
+  std::lock_guard<std::mutex> l(shared.mu);
+  return shared.process_counts;
 }
 
 void InsertHandedOffTombstoneRuns(DBImpl* db) {
-  Registry& r = GetRegistry();
-  if (r.waiting_runs.load(std::memory_order_relaxed) == 0) {
+  Shared& shared = GetShared();
+  if (shared.waiting_runs.load(std::memory_order_relaxed) == 0) {
     return;
   }
-  std::vector<std::pair<const ColumnFamilyData*, HandedOffRun>> runs;
+  std::vector<std::pair<uint32_t, TombstoneRunState::WaitingRun>> runs;
   {
-    std::lock_guard<std::mutex> l(r.mu);
-    for (auto& [cfd, family] : r.families) {
-      if (family.db != db || family.waiting.empty()) {
+    std::lock_guard<std::mutex> l(shared.mu);
+    for (auto it = shared.waiting_families.begin();
+         it != shared.waiting_families.end();) {
+      TombstoneRunState& family = **it;
+      if (family.db != db) {
+        ++it;
         continue;
       }
-      r.waiting_runs.fetch_sub(family.waiting.size(),
-                               std::memory_order_relaxed);
-      for (HandedOffRun& run : family.waiting) {
-        runs.emplace_back(cfd, std::move(run));
+      shared.waiting_runs.fetch_sub(family.waiting.size(),
+                                    std::memory_order_relaxed);
+      for (TombstoneRunState::WaitingRun& run : family.waiting) {
+        runs.emplace_back(family.column_family_id, std::move(run));
       }
       family.waiting.clear();
+      it = shared.waiting_families.erase(it);
     }
   }
   if (runs.empty()) {
@@ -271,17 +261,17 @@ void InsertHandedOffTombstoneRuns(DBImpl* db) {
   }
   InstrumentedMutexLock l(db->mutex());
   ColumnFamilySet* families = db->GetVersionSet()->GetColumnFamilySet();
-  for (auto& [cfd, run] : runs) {
-    // Between the registry and the DB mutex the family may have been
-    // destroyed (and its address reused): look it up by id.
-    ColumnFamilyData* live = families->GetColumnFamily(run.column_family_id);
-    if (live != cfd) {
-      continue;  // Its counts went with it.
+  for (const auto& [column_family_id, run] : runs) {
+    // Between the shared mutex and the DB mutex the family may have been
+    // destroyed, its runs with it: look it up by id (never reused in a DB).
+    ColumnFamilyData* cfd = families->GetColumnFamily(column_family_id);
+    if (cfd == nullptr) {
+      continue;
     }
     const Outcome outcome =
-        AddToMutableMemtable(db, live, run.super_version_number, run.seq,
+        AddToMutableMemtable(db, cfd, run.super_version_number, run.seq,
                              run.start, run.end, run.worth);
-    Account(db, live, outcome);
+    Account(db, cfd, outcome);
     if (outcome == Outcome::kInserted) {
       TEST_SYNC_POINT("InsertHandedOffTombstoneRuns:Inserted");
     }
@@ -341,39 +331,26 @@ Status TombstoneRunInserter::Insert(ColumnFamilyData* cfd,
   // A reader never waits for writers: enter the write thread(s) only if
   // nobody is writing, stalled or holding LockWAL(). Stopped writes mean
   // LockWAL() or a stall: the DB's state is meant to stay as it is.
-  WriteThread::Writer w;
-  WriteThread::Writer nonmem_w;
-  bool entered = false;
-  if (!db_->write_controller_.IsStopped() &&
-      db_->write_thread_.TryEnterUnbatched(&w)) {
-    entered = !db_->two_write_queues_ ||
-              db_->nonmem_write_thread_.TryEnterUnbatched(&nonmem_w);
-    if (!entered) {
-      db_->write_thread_.ExitUnbatched(&w);  // A WAL-only writer is queued.
-    }
-  }
-  if (!entered) {
-    if (db_->two_write_queues_) {
-      Account(db_, cfd, Outcome::kWriteThreadBusy);
-      return Status::Busy("write thread busy");
-    }
-    HandOff(db_, cfd, super_version_number, seq, start, end, worth);
-    return Status::Incomplete("handed off to the next write group");
-  }
   Outcome outcome;
   {
+    DBImplAccess::WriteThreadEntry entry(
+        db_, /*try_enter=*/!DBImplAccess::WritesStopped(*db_));
+    if (!entry.entered()) {
+      if (DBImplAccess::TwoWriteQueues(*db_)) {
+        Account(db_, cfd, Outcome::kWriteThreadBusy);
+        return Status::Busy("write thread busy");
+      }
+      HandOff(db_, cfd, super_version_number, seq, start, end, worth);
+      return Status::Incomplete("handed off to the next write group");
+    }
     // As in a memtable switch: write thread first, then the DB mutex,
     // which no holder keeps while it waits for the write thread.
-    InstrumentedMutexLock l(&db_->mutex_);
-    outcome = db_->error_handler_.IsDBStopped()
+    InstrumentedMutexLock l(db_->mutex());
+    outcome = DBImplAccess::IsDBStopped(*db_)
                   ? Outcome::kStopped
                   : AddToMutableMemtable(db_, cfd, super_version_number, seq,
                                          start, end, worth);
   }
-  if (db_->two_write_queues_) {
-    db_->nonmem_write_thread_.ExitUnbatched(&nonmem_w);
-  }
-  db_->write_thread_.ExitUnbatched(&w);
   Account(db_, cfd, outcome);
   return outcome == Outcome::kInserted ? Status::OK()
                                        : Status::Aborted("run discarded");

@@ -42,6 +42,7 @@
 #include <string>
 
 #include "db/dbformat.h"
+#include "db/tombstone_runs/tombstone_run_state.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
 
@@ -52,42 +53,9 @@ class DBImpl;
 
 extern const char* const kTombstoneRunsProperty;
 
-// What became of a proven run.
-enum class TombstoneRunOutcome {
-  kInserted,
-  // Discarded:
-  kSuperVersionChanged,  // a flush, compaction or ingestion since the read
-  kOlderThanMemtable,    // read sequence below the mutable memtable's first
-  kNotAdded,             // the memtable refused it (the same run, twice)
-  kStopped,              // column family dropped or DB stopped
-  kPushedOut,            // more runs waiting than the family keeps
-  kWriteThreadBusy,      // busy under two_write_queues (nothing handed off)
-  kCheaperToStep,        // too few entries below the mutable memtable (above)
-  kLeftToPruning,        // too few tombstones left after early pruning
-                         // (tombstone_run_tracker.h)
-  kCount
-};
-
-// What the tracker learned of a run, for deciding whether it is worth
-// inserting (above).
-struct TombstoneRunWorth {
-  // Its tombstones and the versions they hide below the mutable memtable.
-  uint64_t entries_below_memtable = 0;
-  // Early pruning would leave fewer than the threshold of its tombstones,
-  // if no snapshot keeps their chains.
-  bool pruning_removes_it = false;
-};
-
-struct TombstoneRunCounts {
-  uint64_t inserted = 0;
-  uint64_t discarded = 0;  // The sum of by_outcome[k] for every discard.
-  uint64_t by_outcome[static_cast<int>(TombstoneRunOutcome::kCount)] = {};
-};
-
-// Puts a run into a DB's mutable memtable without waiting for writers. The
-// one piece of Lodestone that enters DBImpl's write thread for a reader;
-// DBImpl names it a friend (patch 0017) for its write thread(s), write
-// controller, error handler and mutex.
+// Puts a run into a DB's mutable memtable without waiting for writers: the
+// one piece of Lodestone that enters DBImpl's write thread for a reader
+// (through db/db_impl_access/).
 class TombstoneRunInserter {
  public:
   explicit TombstoneRunInserter(DBImpl* db) : db_(db) {}
@@ -111,16 +79,11 @@ class TombstoneRunInserter {
 // run pushes out the oldest, which is counted as discarded.
 constexpr size_t kMaxHandedOffRunsPerColumnFamily = 8;
 
-TombstoneRunCounts GetTombstoneRunCounts(const ColumnFamilyData* cfd);
+TombstoneRunCounts GetTombstoneRunCounts(ColumnFamilyData* cfd);
 
 // The counts of every column family of every DB this process opened, since
 // it started (db_stress reports why runs were discarded).
 TombstoneRunCounts GetTombstoneRunCountsInProcess();
-
-// Drops a column family's counts and waiting runs; ~ColumnFamilyData calls
-// it with the DB mutex held (patch 0024), so that a family allocated later
-// at the same address starts from nothing.
-void ForgetTombstoneRuns(const ColumnFamilyData* cfd);
 
 // Inserts the runs handed off for `db` whose column family's SuperVersion
 // is still the one their iterator read; discards the others.

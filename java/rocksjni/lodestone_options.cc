@@ -1,13 +1,16 @@
 // Lodestone: JNI for org.rocksdb.LodestoneOptions: an options string applied
-// to an existing DBOptions, ColumnFamilyOptions or Options object. The
-// object changes only when the whole string parses.
+// to an existing DBOptions, ColumnFamilyOptions or Options object (which
+// changes only when the whole string parses), or to an open DB's column
+// family through DB::SetOptions; and the column family's options as a string.
 
 #include <jni.h>
 
 #include <string>
+#include <unordered_map>
 
 #include "include/org_rocksdb_LodestoneOptions.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksjni/portal.h"
 
@@ -89,4 +92,41 @@ void Java_org_rocksdb_LodestoneOptions_applyToOptionsPair(JNIEnv* env, jclass,
     *db_options = ROCKSDB_NAMESPACE::DBOptions(both);
     *cf_options = ROCKSDB_NAMESPACE::ColumnFamilyOptions(both);
   }
+}
+
+void Java_org_rocksdb_LodestoneOptions_setColumnFamilyOptions(
+    JNIEnv* env, jclass, jlong jdb, jlong jcf, jstring joptions) {
+  jboolean has_exception = JNI_FALSE;
+  const std::string options_string =
+      ROCKSDB_NAMESPACE::JniUtil::copyStdString(env, joptions, &has_exception);
+  if (has_exception == JNI_TRUE) {
+    return;  // OutOfMemoryError pending
+  }
+  std::unordered_map<std::string, std::string> options_map;
+  Status s = ROCKSDB_NAMESPACE::StringToMap(options_string, &options_map);
+  if (s.ok()) {
+    s = reinterpret_cast<ROCKSDB_NAMESPACE::DB*>(jdb)->SetOptions(
+        reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyHandle*>(jcf),
+        options_map);
+  }
+  if (!s.ok()) {
+    ROCKSDB_NAMESPACE::RocksDBExceptionJni::ThrowNew(env, s);
+  }
+}
+
+jstring Java_org_rocksdb_LodestoneOptions_getColumnFamilyOptions(JNIEnv* env,
+                                                                 jclass,
+                                                                 jlong jdb,
+                                                                 jlong jcf) {
+  const ROCKSDB_NAMESPACE::ColumnFamilyOptions options =
+      reinterpret_cast<ROCKSDB_NAMESPACE::DB*>(jdb)->GetOptions(
+          reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyHandle*>(jcf));
+  std::string options_string;
+  const Status s = ROCKSDB_NAMESPACE::GetStringFromColumnFamilyOptions(
+      &options_string, options);
+  if (!s.ok()) {
+    ROCKSDB_NAMESPACE::RocksDBExceptionJni::ThrowNew(env, s);
+    return nullptr;
+  }
+  return env->NewStringUTF(options_string.c_str());
 }

@@ -1,5 +1,6 @@
 #include "utilities/lodestone/option_types.h"
 
+#include <cstdio>
 #include <memory>
 
 #include "rocksdb/location_cache.h"
@@ -133,7 +134,16 @@ OptionTypeInfo LodestoneDoubleOption(int offset, OptionTypeFlags flags,
 }
 
 std::string DescribeLocationCache(const LocationCache* cache) {
-  return cache == nullptr ? "None" : cache->ToString();
+  if (cache == nullptr) {
+    return "None";
+  }
+  // DB::Open has sized the cache by the time the DB dumps its options.
+  const size_t bytes = cache->GetCapacity();
+  char buf[160];
+  snprintf(buf, sizeof(buf), "%s, %zu bytes (%zu slots of 16 bytes)%s",
+           cache->ToString().c_str(), bytes, bytes / 16,
+           bytes == 0 ? ": no block cache to size it from, disabled" : "");
+  return buf;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -15,7 +15,8 @@ class LocationCache;
 // serialized by LocationCache::ToString, compared by configuration.
 OptionTypeInfo LocationCacheOptionTypeInfo(int offset);
 
-// One line for the options dump in the LOG.
+// One line for the options dump in the LOG: the configuration and the
+// descriptor array's size.
 std::string DescribeLocationCache(const LocationCache* cache);
 
 // Plain Lodestone options that stay out of serialized options (OPTIONS

@@ -61,14 +61,28 @@ def test_a_location_cache_flag_serves_gets(db_bench, tmp_path):
 
 
 def test_tombstone_flags_reach_the_column_family(db_bench, tmp_path):
-    db = str(tmp_path / "db")
-    rc, out = run(db_bench, db, "--benchmarks=fillrandom",
+    first = str(tmp_path / "first")
+    rc, out = run(db_bench, first, "--benchmarks=fillrandom",
                   "--delete_persistence_threshold=60",
-                  "--tombstone_density_trigger=0.5")
+                  "--tombstone_density_trigger=0.5",
+                  "--min_tombstones_for_range_conversion=8")
     assert rc == 0, out
-    text = options_file(db)
-    assert "delete_persistence_threshold=60" in text
-    assert "tombstone_density_trigger=0.5" in text
+    settings = ["delete_persistence_threshold=60", "tombstone_density_trigger=0.5",
+                "min_tombstones_for_range_conversion=8"]
+    text = options_file(first)
+    assert all(s in text for s in settings), text
+
+    # A flag changes the options only when given: db_bench's flag defaults
+    # must not undo what --options_file sets.
+    files = sorted(glob.glob(os.path.join(first, "OPTIONS-*")))
+    second = str(tmp_path / "second")
+    rc, out = run(db_bench, second, "--benchmarks=fillrandom",
+                  "--options_file=" + files[-1],
+                  "--tombstone_density_trigger=0.25")
+    assert rc == 0, out
+    settings[1] = "tombstone_density_trigger=0.25"
+    text = options_file(second)
+    assert all(s in text for s in settings), text
 
 
 def test_an_unknown_range_filter_is_refused(db_bench, tmp_path):

@@ -1,5 +1,5 @@
 // Lodestone: options strings applied to RocksJava's existing option objects
-// (rocksjni/lodestone_options.cc).
+// and to an open DB (rocksjni/lodestone_options.cc).
 
 package org.rocksdb;
 
@@ -29,9 +29,12 @@ import java.util.Objects;
  * tableFormatConfig()} does not see it, and a later {@code
  * setTableFormatConfig} replaces it, so apply strings after table configs.
  *
- * <p>On an open DB, {@link RocksDB#setOptions(ColumnFamilyHandle,
- * MutableColumnFamilyOptions)} changes Lodestone's mutable column family
- * options ({@link MutableColumnFamilyOptions.LodestoneOption}).
+ * <p>On an open DB, {@link #setOptions} changes mutable column family options
+ * from a string, Lodestone's included, and {@link #getOptions} reads them:
+ * {@link MutableColumnFamilyOptions} knows only upstream's keys, so {@link
+ * RocksDB#setOptions(ColumnFamilyHandle, MutableColumnFamilyOptions)} cannot
+ * send Lodestone's and {@link RocksDB#getOptions(ColumnFamilyHandle)} drops
+ * them.
  */
 public final class LodestoneOptions {
   private LodestoneOptions() {}
@@ -64,6 +67,29 @@ public final class LodestoneOptions {
     } else {
       applyToOptions(handleOf(options), optionsString);
     }
+  }
+
+  /**
+   * Changes options of an open DB's column family, as {@code DB::SetOptions}
+   * does in C++: every key must name a mutable column family option (e.g.
+   * {@code "min_tombstones_for_range_conversion=4;tombstone_density_trigger=0.3"}),
+   * or nothing changes and a {@link RocksDBException} carries the {@code
+   * InvalidArgument} status.
+   */
+  public static void setOptions(final RocksDB db, final ColumnFamilyHandle columnFamily,
+      final String optionsString) throws RocksDBException {
+    setColumnFamilyOptions(
+        handleOf(db), handleOf(columnFamily, db), Objects.requireNonNull(optionsString));
+  }
+
+  /**
+   * The column family's current options as an options string ({@code
+   * GetStringFromColumnFamilyOptions} of {@code DB::GetOptions}), in which
+   * Lodestone's options appear once they differ from their defaults.
+   */
+  public static String getOptions(final RocksDB db, final ColumnFamilyHandle columnFamily)
+      throws RocksDBException {
+    return getColumnFamilyOptions(handleOf(db), handleOf(columnFamily, db));
   }
 
   // The DBOptions and ColumnFamilyOptions an Options subclass forwards to:
@@ -104,12 +130,23 @@ public final class LodestoneOptions {
     return db != null && cf != null ? new RocksObject[] {db, cf} : null;
   }
 
-  private static long handleOf(final RocksObject options) {
-    Objects.requireNonNull(options);
-    if (!options.isOwningHandle()) {
-      throw new IllegalStateException("the options object is closed");
+  private static long handleOf(final RocksObject object) {
+    Objects.requireNonNull(object);
+    if (!object.isOwningHandle()) {
+      throw new IllegalStateException(
+          "the " + object.getClass().getSimpleName() + " is closed");
     }
-    return options.nativeHandle_;
+    return object.nativeHandle_;
+  }
+
+  // The default column family's handle never owns its native handle.
+  private static long handleOf(final ColumnFamilyHandle columnFamily, final RocksDB db) {
+    Objects.requireNonNull(columnFamily);
+    if (!columnFamily.isOwningHandle()
+        && columnFamily.nativeHandle_ != db.getDefaultColumnFamily().nativeHandle_) {
+      throw new IllegalStateException("the ColumnFamilyHandle is closed");
+    }
+    return columnFamily.nativeHandle_;
   }
 
   private static native void applyToDBOptions(final long handle, final String optionsString)
@@ -120,4 +157,8 @@ public final class LodestoneOptions {
       throws RocksDBException;
   private static native void applyToOptionsPair(final long dbOptionsHandle,
       final long cfOptionsHandle, final String optionsString) throws RocksDBException;
+  private static native void setColumnFamilyOptions(final long dbHandle,
+      final long columnFamilyHandle, final String optionsString) throws RocksDBException;
+  private static native String getColumnFamilyOptions(
+      final long dbHandle, final long columnFamilyHandle) throws RocksDBException;
 }

@@ -1,5 +1,5 @@
-// Lodestone: options strings applied to existing Java option objects, and
-// Lodestone's mutable options through MutableColumnFamilyOptions.
+// Lodestone: options strings applied to existing Java option objects and to
+// an open DB.
 
 package org.rocksdb;
 
@@ -144,38 +144,39 @@ public class LodestoneOptionsTest {
   }
 
   @Test
-  public void mutableOptionsParseSetAndGetLodestoneKeys() throws RocksDBException {
-    final MutableColumnFamilyOptions parsed =
-        MutableColumnFamilyOptions
-            .parse("min_tombstones_for_range_conversion=3;tombstone_density_trigger=0.25")
-            .build();
-    assertThat(parsed.getKeys()).contains("min_tombstones_for_range_conversion",
-        "tombstone_density_trigger");
-
+  public void setOptionsChangesLodestoneKeysOnAnOpenDB() throws RocksDBException {
     try (final Options options = new Options().setCreateIfMissing(true);
          final RocksDB db = RocksDB.open(options, dbFolder.getRoot().getAbsolutePath())) {
-      db.setOptions(MutableColumnFamilyOptions.builder()
-                        .setMinTombstonesForRangeConversion(5)
-                        .setDeletePersistenceThreshold(600)
-                        .setTombstoneDensityTrigger(0.5)
-                        .setTombstoneDensityWindow(64)
-                        .build());
-      final MutableColumnFamilyOptions.MutableColumnFamilyOptionsBuilder current =
-          db.getOptions();
-      assertThat(current.minTombstonesForRangeConversion()).isEqualTo(5);
-      assertThat(current.deletePersistenceThreshold()).isEqualTo(600);
-      assertThat(current.tombstoneDensityTrigger()).isEqualTo(0.5);
-      assertThat(current.tombstoneDensityWindow()).isEqualTo(64);
+      final ColumnFamilyHandle cf = db.getDefaultColumnFamily();
+      // At their defaults Lodestone's options are left out of the string.
+      assertThat(LodestoneOptions.getOptions(db, cf))
+          .doesNotContain("min_tombstones_for_range_conversion");
 
-      // getOptions parses the DB's string with unknown keys ignored: ours
-      // are known, so they are there.
-      assertThat(current.build().getKeys()).contains("min_tombstones_for_range_conversion",
-          "delete_persistence_threshold", "tombstone_density_trigger",
-          "tombstone_density_window");
-      // A string with a Lodestone key reaches the DB instead of being dropped.
-      db.setOptions(MutableColumnFamilyOptions.parse("min_tombstones_for_range_conversion=7", true)
-                        .build());
-      assertThat(db.getOptions().minTombstonesForRangeConversion()).isEqualTo(7);
+      LodestoneOptions.setOptions(db, cf,
+          "min_tombstones_for_range_conversion=5;delete_persistence_threshold=600;"
+              + "tombstone_density_trigger=0.5;tombstone_density_window=64;"
+              + "max_write_buffer_number=5");
+      final String current = LodestoneOptions.getOptions(db, cf);
+      assertThat(current).contains("min_tombstones_for_range_conversion=5;",
+          "delete_persistence_threshold=600;", "tombstone_density_window=64;");
+      assertThat(current).containsPattern("tombstone_density_trigger=0\\.50*;");
+      // Upstream's keys keep working through RocksJava's own path.
+      assertThat(db.getOptions(cf).maxWriteBufferNumber()).isEqualTo(5);
+
+      // An unknown key, an immutable one or a value out of range: refused,
+      // and nothing changes.
+      for (final String refused : new String[] {"min_tombstones_for_range_conversion=6;no_such=1",
+               "min_tombstones_for_range_conversion=6;num_levels=3",
+               "min_tombstones_for_range_conversion=6;tombstone_density_trigger=2"}) {
+        try {
+          LodestoneOptions.setOptions(db, cf, refused);
+          fail("accepted " + refused);
+        } catch (final RocksDBException e) {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.InvalidArgument);
+        }
+        assertThat(LodestoneOptions.getOptions(db, cf))
+            .contains("min_tombstones_for_range_conversion=5;");
+      }
     }
   }
 }

@@ -1,0 +1,69 @@
+// Lodestone's options. DBOptions inherits LodestoneDBOptions and
+// AdvancedColumnFamilyOptions inherits LodestoneColumnFamilyOptions (patch
+// 0002), so every field here is set and read like upstream's, e.g.
+// `options.min_tombstones_for_range_conversion = 8`, and reaches the DB
+// through options strings, OPTIONS files and, for the column family options,
+// SetOptions(). Each is off by default; with all of them off, Lodestone
+// behaves and writes exactly like stock RocksDB. docs/options.md lists them
+// with their string forms.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "rocksdb/rocksdb_namespace.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class LocationCache;
+
+struct LodestoneDBOptions {
+  // Location cache under Get/MultiGet (rocksdb/location_cache.h): remembers
+  // the file, data block and entry of each key's newest persisted version.
+  // May be shared by several DBs, like a block cache. From an options string:
+  // "location_cache=64M", "location_cache={capacity=64M}" or
+  // "location_cache={block_cache_fraction=0.1}".
+  // Default: nullptr (off)
+  std::shared_ptr<LocationCache> location_cache = nullptr;
+
+  // Checks the WriteBatch::PutInitial contract on every write: a write that
+  // would put an initial version over a key with a visible value fails with
+  // Status::InvalidArgument and changes nothing. Costs a point lookup per
+  // initial put; meant for tests and for validating an application.
+  // Default: false
+  bool verify_initial_puts = false;
+};
+
+// All four are dynamically changeable through the SetOptions() API.
+struct LodestoneColumnFamilyOptions {
+  // Scan-time conversion of tombstone runs: an iterator that steps over at
+  // least this many consecutive point tombstones, contiguous in the whole LSM
+  // at its snapshot, inserts one range tombstone covering them into the
+  // mutable memtable so later scans skip the run in one step. Same name and
+  // meaning as in upstream RocksDB. 0 = off.
+  uint32_t min_tombstones_for_range_conversion = 0;
+
+  // Tombstone-aware compaction (Lethe's FADE): every tombstone is persisted
+  // (dropped, or at the last level) within this many seconds of its write.
+  // Each level gets a share of the deadline that grows with its size; files
+  // holding older tombstones are compacted first. Needs tombstone write
+  // times, so preserve_internal_time_seconds is raised to at least this
+  // value. 0 = off; at most 2^30 seconds (34 years): larger values are refused
+  // (InvalidArgument at open and by SetOptions).
+  uint64_t delete_persistence_threshold = 0;
+
+  // Tombstone-aware compaction: a file in which some window of
+  // `tombstone_density_window` consecutive entries holds at least this
+  // fraction of tombstones becomes a compaction candidate, the densest first,
+  // even when its level is within its size target. Range (0, 1]; 0 = off.
+  // Anything else is refused (InvalidArgument at open and by SetOptions).
+  double tombstone_density_trigger = 0;
+
+  // The window, in entries, over which files written from now on measure
+  // their tombstone density (a table property). Range [1, 2^20]; anything
+  // else is refused (InvalidArgument at open and by SetOptions).
+  uint32_t tombstone_density_window = 128;
+};
+
+}  // namespace ROCKSDB_NAMESPACE
