@@ -57,10 +57,11 @@ set(LODESTONE_LIB_SOURCES
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc
   tools/ldb_commands/put_initial_command.cc
-  # utilities/lodestone: option registration, the DB property table
+  # options/lodestone: our option types' registration and range checks
+  options/lodestone/option_checks.cc
+  options/lodestone/option_types.cc
+  # utilities/lodestone: the DB property table
   utilities/lodestone/db_properties.cc
-  utilities/lodestone/option_checks.cc
-  utilities/lodestone/option_types.cc
 )
 list(TRANSFORM LODESTONE_LIB_SOURCES PREPEND ${LODESTONE_ROOT}/)
 # Our code is warning-free in every configuration, whatever upstream's

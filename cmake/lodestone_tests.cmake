@@ -41,7 +41,7 @@ lodestone_gtest(location_cache_test
 lodestone_gtest(location_cache_db_test
   SOURCES ${LODESTONE_ROOT}/cache/location/location_cache_db_test.cc)
 lodestone_gtest(lodestone_options_test
-  SOURCES ${LODESTONE_ROOT}/utilities/lodestone/options_test.cc)
+  SOURCES ${LODESTONE_ROOT}/options/lodestone/options_test.cc)
 
 # The C API's Lodestone calls (rocksdb/lodestone_c.h), tested from C as
 # upstream tests c.h (db/c_test.c).

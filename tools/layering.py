@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Folder layering check (issue: design): the folders of this repository
 must include one another without a cycle, so that every folder has a place
-in one order (features below utilities/lodestone, test switches below the
-features, tools on top).
+in one order (option types and test switches below the features, the
+features below utilities/lodestone, tools on top).
 
 An edge A -> B is an `#include "..."` in a file of folder A that names a
 file of this repository in folder B (our public headers are named as

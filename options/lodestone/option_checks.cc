@@ -1,4 +1,4 @@
-#include "utilities/lodestone/option_checks.h"
+#include "options/lodestone/option_checks.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "utilities/lodestone/option_types.h"
+#include "options/lodestone/option_types.h"
 
 #include <cstdio>
 #include <memory>
