@@ -61,13 +61,13 @@ void ThrowOnError(JNIEnv* env, const Status& s) {
 // the batch's default column family.
 template <typename Batch>
 void BatchPutInitial(JNIEnv* env, jlong jbatch, jlong jcf, jbyteArray jkey,
-                     jbyteArray jvalue) {
+                     jbyteArray jval) {
   auto* batch = reinterpret_cast<Batch*>(jbatch);
   ByteRegion key(env, jkey);
   if (!key.ok()) {
     return;
   }
-  ByteRegion value(env, jvalue);
+  ByteRegion value(env, jval);
   if (!value.ok()) {
     return;
   }
@@ -80,7 +80,7 @@ void BatchPutInitial(JNIEnv* env, jlong jbatch, jlong jcf, jbyteArray jkey,
 
 void Java_org_rocksdb_InitialPutNatives_dbPutInitial(
     JNIEnv* env, jclass, jlong jdb, jlong jwrite_options, jlong jcf,
-    jbyteArray jkey, jint jkey_off, jint jkey_len, jbyteArray jvalue,
+    jbyteArray jkey, jint jkey_off, jint jkey_len, jbyteArray jval,
     jint jvalue_off, jint jvalue_len) {
   auto* db = reinterpret_cast<ROCKSDB_NAMESPACE::DB*>(jdb);
   const ROCKSDB_NAMESPACE::WriteOptions default_write_options;
@@ -94,7 +94,7 @@ void Java_org_rocksdb_InitialPutNatives_dbPutInitial(
   if (!key.ok()) {
     return;
   }
-  ByteRegion value(env, jvalue, jvalue_off, jvalue_len);
+  ByteRegion value(env, jval, jvalue_off, jvalue_len);
   if (!value.ok()) {
     return;
   }
@@ -104,27 +104,26 @@ void Java_org_rocksdb_InitialPutNatives_dbPutInitial(
 
 void Java_org_rocksdb_InitialPutNatives_writeBatchPutInitial(
     JNIEnv* env, jclass, jlong jbatch, jlong jcf, jbyteArray jkey,
-    jbyteArray jvalue) {
-  BatchPutInitial<ROCKSDB_NAMESPACE::WriteBatch>(env, jbatch, jcf, jkey,
-                                                 jvalue);
+    jbyteArray jval) {
+  BatchPutInitial<ROCKSDB_NAMESPACE::WriteBatch>(env, jbatch, jcf, jkey, jval);
 }
 
 void Java_org_rocksdb_InitialPutNatives_writeBatchWithIndexPutInitial(
     JNIEnv* env, jclass, jlong jbatch, jlong jcf, jbyteArray jkey,
-    jbyteArray jvalue) {
+    jbyteArray jval) {
   BatchPutInitial<ROCKSDB_NAMESPACE::WriteBatchWithIndex>(env, jbatch, jcf,
-                                                          jkey, jvalue);
+                                                          jkey, jval);
 }
 
 void Java_org_rocksdb_InitialPutNatives_transactionPutInitial(
     JNIEnv* env, jclass, jlong jtxn, jlong jcf, jbyteArray jkey,
-    jbyteArray jvalue, jboolean jassume_tracked) {
+    jbyteArray jval, jboolean jassume_tracked) {
   auto* txn = reinterpret_cast<ROCKSDB_NAMESPACE::Transaction*>(jtxn);
   ByteRegion key(env, jkey);
   if (!key.ok()) {
     return;
   }
-  ByteRegion value(env, jvalue);
+  ByteRegion value(env, jval);
   if (!value.ok()) {
     return;
   }
