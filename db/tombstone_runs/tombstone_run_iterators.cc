@@ -24,6 +24,9 @@ void ArenaWrappedDBIter::EnableTombstoneRunConversion(
     ColumnFamilyHandleImpl* cfh, const SuperVersion& sv) {
   uint32_t threshold =
       sv.mutable_cf_options.min_tombstones_for_range_conversion;
+  if (threshold == 0 && tombstone_run_cfh_ == nullptr) {
+    return;  // Off, and never on for this iterator: nothing to undo.
+  }
   if (threshold > 0) {
     const ImmutableDBOptions& db_options = cfh->db()->immutable_db_options();
     if (db_options.unordered_write || db_options.allow_ingest_behind ||
