@@ -30,6 +30,11 @@ class BitList {
     ++size_;
   }
   bool operator[](size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  // Empties the list, keeping its buffer.
+  void clear() {
+    words_.clear();
+    size_ = 0;
+  }
   size_t size() const { return size_; }
   // Bits past size() are zero.
   const std::vector<uint64_t>& words() const { return words_; }
@@ -160,11 +165,21 @@ class BitReader {
 // Appends bits LSB-first.
 class BitWriter {
  public:
+  // `value` must fit in `width` bits (width <= 64).
   void Write(uint32_t width, uint64_t value) {
-    words_.resize(Words(bits_ + width), 0);
+    if (width == 0) {
+      return;
+    }
+    // Grows a word at a time (a unary run may have skipped several): one
+    // compare per call where resize() would call out of line.
+    const size_t words = Words(bits_ + width);
+    while (words_.size() < words) {
+      words_.push_back(0);
+    }
     PutBitField(&words_, bits_, width, value);
     bits_ += width;
   }
+  void Reserve(size_t bits) { words_.reserve(Words(bits)); }
   void WriteUnary(uint64_t zeros) {
     bits_ += zeros;
     Write(1, 1);

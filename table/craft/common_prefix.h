@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "rocksdb/slice.h"
 
@@ -38,6 +39,16 @@ inline size_t CommonPrefixLength(const Slice& a, const Slice& b) {
 // a == b, by the same scan (inline, where operator== calls memcmp).
 inline bool SameKey(const Slice& a, const Slice& b) {
   return a.size() == b.size() && CommonPrefixLength(a, b) == a.size();
+}
+
+// *to = key, for the builders' copy of the previous key: a resize and a
+// copy, where assign() goes out of line for its aliasing checks on every
+// key. `key` must not point into *to.
+inline void CopyKey(const Slice& key, std::string* to) {
+  to->resize(key.size());
+  if (key.size() > 0) {
+    memcpy(&(*to)[0], key.data(), key.size());
+  }
 }
 
 }  // namespace ROCKSDB_NAMESPACE

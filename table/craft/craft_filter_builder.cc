@@ -152,7 +152,7 @@ void CraftFilterBuilder::AddKey(const Slice& user_key, uint32_t data_block) {
   current_.last_block = data_block;
   ++current_.num_keys;
   ++num_keys_;
-  last_key_.assign(user_key.data(), user_key.size());
+  CopyKey(user_key, &last_key_);
   has_last_key_ = true;
 }
 

@@ -51,7 +51,17 @@ class LoudsSparseBuilder {
 
   uint64_t num_keys() const { return num_keys_; }
   // The encoded size if Finish were called now, give or take the last key.
-  size_t EstimatedSize() const;
+  // Inline: the filter builder asks after every key.
+  size_t EstimatedSize() const {
+    const size_t suffix_bits =
+        options_.real_suffix_bits + options_.hash_suffix_bits;
+    // Compact labels take about six bits on dense levels (FORMAT.md).
+    const size_t label_bytes =
+        options_.compact_labels ? num_edges_ * 3 / 4 : num_edges_;
+    return 16 + label_bytes + num_edges_ / 4 + num_edges_ / 8 +
+           static_cast<size_t>(num_keys_) * suffix_bits / 8 + 32 +
+           (options_.key_code != nullptr ? 96 : 0);  // The code's lengths.
+  }
 
  private:
   struct Level {
@@ -67,10 +77,15 @@ class LoudsSparseBuilder {
   void Emit(bool has_next, size_t lcp_next);
   uint64_t Suffix(const Slice& key, size_t cut) const;
   Level& LevelAt(size_t depth);
+  // Empties the builder for the next trie, keeping the levels' buffers.
+  void Reset();
 
   LoudsSparseOptions options_;
   std::string coded_;  // Add's key, coded (format 3).
+  // levels_[0, levels_used_) hold this trie; those past it are empty
+  // buffers kept from an earlier trie.
   std::vector<Level> levels_;
+  size_t levels_used_ = 0;
   std::string pending_;
   bool has_pending_ = false;
   bool has_prev_ = false;     // A key was emitted before pending_.

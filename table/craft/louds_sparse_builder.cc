@@ -33,13 +33,22 @@ uint32_t CheapestLabelCoding(const std::string& labels,
       ++last_labels[static_cast<uint8_t>(labels[e])];
     }
   }
+  // The bytes that end a node: a level uses few of the 256, and every
+  // coding is priced over them.
+  uint8_t used[256];
+  size_t num_used = 0;
+  for (uint32_t label = 1; label < 256; ++label) {  // 0 costs no gaps.
+    if (last_labels[label] > 0) {
+      used[num_used++] = static_cast<uint8_t>(label);
+    }
+  }
   uint32_t best = kLoudsSparsePlainLabelBits;
   uint64_t best_bits =
       kLoudsSparsePlainLabelBits * static_cast<uint64_t>(labels.size());
   for (uint32_t low = 0; low < kLoudsSparsePlainLabelBits; ++low) {
     uint64_t bits = (low + 1) * static_cast<uint64_t>(labels.size());
-    for (uint32_t label = 0; label < 256; ++label) {
-      bits += last_labels[label] * (label >> low);
+    for (size_t i = 0; i < num_used; ++i) {
+      bits += last_labels[used[i]] * (used[i] >> low);
     }
     if (bits < best_bits) {
       best = low;
@@ -63,8 +72,11 @@ LoudsSparseBuilder::LoudsSparseBuilder(const LoudsSparseOptions& options)
 }
 
 LoudsSparseBuilder::Level& LoudsSparseBuilder::LevelAt(size_t depth) {
-  if (levels_.size() <= depth) {
-    levels_.resize(depth + 1);
+  if (levels_used_ <= depth) {
+    levels_used_ = depth + 1;
+    if (levels_.size() < levels_used_) {
+      levels_.resize(levels_used_);
+    }
   }
   return levels_[depth];
 }
@@ -91,7 +103,11 @@ void LoudsSparseBuilder::Add(const Slice& user_key) {
     assert(key.compare(pending_) > 0);
     Emit(/*has_next=*/true, lcp);
   }
-  pending_.assign(key.data(), key.size());
+  if (options_.key_code != nullptr) {
+    pending_.swap(coded_);  // coded_ is cleared before its next use.
+  } else {
+    CopyKey(key, &pending_);
+  }
   has_pending_ = true;
   ++num_keys_;
 }
@@ -135,17 +151,6 @@ void LoudsSparseBuilder::Emit(bool has_next, size_t lcp_next) {
   prev_end_ = end;
 }
 
-size_t LoudsSparseBuilder::EstimatedSize() const {
-  const size_t suffix_bits =
-      options_.real_suffix_bits + options_.hash_suffix_bits;
-  // Compact labels take about six bits on dense levels (FORMAT.md).
-  const size_t label_bytes =
-      options_.compact_labels ? num_edges_ * 3 / 4 : num_edges_;
-  return 16 + label_bytes + num_edges_ / 4 + num_edges_ / 8 +
-         static_cast<size_t>(num_keys_) * suffix_bits / 8 + 32 +
-         (options_.key_code != nullptr ? 96 : 0);  // The code's lengths.
-}
-
 void LoudsSparseBuilder::Finish(std::string* out) {
   if (has_pending_) {
     Emit(/*has_next=*/false, 0);
@@ -156,7 +161,10 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   // Format 2: each level's labels in the cheapest of nine codings.
   std::string level_codes;
   BitWriter label_stream;
-  for (const Level& level : levels_) {
+  const auto levels_begin = levels_.begin();
+  const auto levels_end = levels_.begin() + levels_used_;
+  for (auto it = levels_begin; it != levels_end; ++it) {
+    const Level& level = *it;
     const uint32_t best = CheapestLabelCoding(level.labels, level.louds);
     PutVarint64(&level_codes, level.labels.size());
     level_codes.push_back(static_cast<char>(best));
@@ -179,7 +187,8 @@ void LoudsSparseBuilder::Finish(std::string* out) {
       }
     }
   }
-  for (const Level& level : levels_) {
+  for (auto it = levels_begin; it != levels_end; ++it) {
+    const Level& level = *it;
     if (!options_.compact_labels) {
       labels += level.labels;  // Format 1; the others wrote label_stream.
     }
@@ -191,8 +200,8 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   const uint32_t width = options_.real_suffix_bits + options_.hash_suffix_bits;
   std::vector<uint64_t> suffixes(Words(leaves * width), 0);
   size_t leaf = 0;
-  for (const Level& level : levels_) {
-    for (uint64_t s : level.suffixes) {
+  for (auto it = levels_begin; it != levels_end; ++it) {
+    for (uint64_t s : it->suffixes) {
       PutBitField(&suffixes, leaf++ * width, width, s);
     }
   }
@@ -214,7 +223,7 @@ void LoudsSparseBuilder::Finish(std::string* out) {
     code->EncodeTo(out);
   }
   if (compact) {
-    PutVarint64(out, levels_.size());
+    PutVarint64(out, levels_used_);
     out->append(level_codes);
     PutVarint64(out, label_stream.bits());
   } else {
@@ -228,7 +237,28 @@ void LoudsSparseBuilder::Finish(std::string* out) {
     PutWords(out, label_stream.words());
   }
 
-  *this = LoudsSparseBuilder(options_);
+  Reset();
+}
+
+void LoudsSparseBuilder::Reset() {
+  // The levels keep their buffers: the next partition of the table fills
+  // them to about the same sizes.
+  for (Level& level : levels_) {
+    level.labels.clear();
+    level.has_child.clear();
+    level.louds.clear();
+    level.prefix_key.clear();
+    level.suffixes.clear();
+  }
+  levels_used_ = 0;
+  pending_.clear();
+  has_pending_ = false;
+  has_prev_ = false;
+  prev_end_ = 0;
+  lcp_with_next_ = 0;
+  empty_key_ = false;
+  num_keys_ = 0;
+  num_edges_ = 0;
 }
 
 }  // namespace ROCKSDB_NAMESPACE
