@@ -41,6 +41,19 @@ struct CraftRangeFilterOptions {
   // probability about l / 2^(bits-2). Only partitions whose keys all have
   // one length get one. 0 = none; otherwise 3..58.
   uint32_t range_hash_bits = 0;
+
+  // Tables written for levels below this one get no filter, as RocksDB's
+  // bloom_before_level gives short-lived files the cheaper filter: a flush
+  // and an L0 compaction write level 0, so 1 leaves L0 without filters and
+  // 2 also L1. A filter costs several times a bloom filter's CPU per key to
+  // build, on every flush and compaction, and files in the upper levels
+  // live briefly. But a bounded seek then reads the index and a data block
+  // of each such file where a filter would have answered "empty", and a
+  // file keeps what it was written with when it moves down without a
+  // rewrite (a trivial move): a tree filled by moves keeps unfiltered files
+  // below min_level too. Tables of unknown level (SstFileWriter) get a
+  // filter. 0 = every table; at most 64.
+  uint32_t min_level = 0;
 };
 
 // The policy for BlockBasedTableOptions::range_filter; InvalidArgument

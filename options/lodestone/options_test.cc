@@ -222,6 +222,7 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
       {"range_hash_bits", &CraftRangeFilterOptions::range_hash_bits, 1},
       {"range_hash_bits", &CraftRangeFilterOptions::range_hash_bits, 2},
       {"range_hash_bits", &CraftRangeFilterOptions::range_hash_bits, 59},
+      {"min_level", &CraftRangeFilterOptions::min_level, 65},
   };
   for (const Bad& bad : bad_knobs) {
     const std::string value = std::to_string(bad.value);
@@ -340,6 +341,12 @@ TEST_F(LodestoneOptionsTest, RangeFilterSpellingsAndOldNames) {
       << serialized(a);
   ASSERT_OK(parse(none, serialized(a), &d));  // Round trip.
   EXPECT_EQ(serialized(a), serialized(d));
+  ASSERT_OK(parse(none, "range_filter={id=craft;min_level=2}", &b));
+  ASSERT_NE(craft_of(b), nullptr);
+  EXPECT_EQ(craft_of(b)->options().min_level, 2u);
+  EXPECT_NE(serialized(b).find("range_filter={id=craft;min_level=2;}"),
+            std::string::npos)
+      << serialized(b);
   EXPECT_EQ(serialized(a).find("craft_"), std::string::npos);  // No alias.
 
   // Old names in either order: a knob set before the filter is turned on is

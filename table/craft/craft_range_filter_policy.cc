@@ -15,6 +15,9 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
+// Above any num_levels a DB uses (RocksDB allows a few dozen).
+constexpr uint32_t kMaxMinLevel = 64;
+
 struct KnobRange {
   uint32_t min;
   uint32_t max;
@@ -37,6 +40,7 @@ const std::unordered_map<std::string, KnobRange>& KnobRanges() {
       {"range_hash_bits",
        {RangeHashBuilder::kMinBitsPerKey, RangeHashBuilder::kMaxBitsPerKey,
         true, defaults.range_hash_bits}},
+      {"min_level", {0, kMaxMinLevel, true, defaults.min_level}},
   };
   return ranges;
 }
@@ -82,6 +86,8 @@ const std::unordered_map<std::string, OptionTypeInfo>& KnobTypeInfo() {
       {"range_hash_bits",
        Knob(offsetof(CraftRangeFilterOptions, range_hash_bits),
             "range_hash_bits")},
+      {"min_level",
+       Knob(offsetof(CraftRangeFilterOptions, min_level), "min_level")},
   };
   return info;
 }
@@ -108,6 +114,10 @@ std::unique_ptr<RangeFilterBuilder> CraftRangeFilterPolicy::NewBuilder(
                    "without timestamps; comparator %s: no filter written",
                    ucmp ? ucmp->Name() : "null");
     return nullptr;
+  }
+  if (context.level_at_creation >= 0 &&
+      static_cast<uint32_t>(context.level_at_creation) < options_.min_level) {
+    return nullptr;  // Not logged: every flush would say it.
   }
   CraftFilterOptions filter;
   filter.partition_size = options_.partition_size;
@@ -173,6 +183,9 @@ Status CraftRangeFilterPolicy::Check(const CraftRangeFilterOptions& options) {
   }
   if (s.ok()) {
     s = CheckKnob("range_hash_bits", options.range_hash_bits);
+  }
+  if (s.ok()) {
+    s = CheckKnob("min_level", options.min_level);
   }
   return s;
 }

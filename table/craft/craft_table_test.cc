@@ -424,6 +424,31 @@ TEST_F(CraftTableTest, FlushedAndCompactedTablesVerify) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// min_level 1: a flush writes no filter (seeks read the table as stock
+// does), a compaction's output at L1 or below does.
+TEST_F(CraftTableTest, MinLevelLeavesUpperLevelTablesWithoutFilters) {
+  Options options = SeekTestOptions(2048, [](BlockBasedTableOptions* table) {
+    CraftRangeFilterOptions craft;
+    craft.partition_size = 2048;
+    craft.min_level = 1;
+    ASSERT_OK(NewCraftRangeFilterPolicy(craft, &table->range_filter));
+  });
+  std::unique_ptr<DB> db;
+  OpenWithEvenKeys(options, "minleveldb", &db);
+  ASSERT_NE(db, nullptr);
+  EXPECT_EQ(Level0Report(db.get()).files, 1u);
+  EXPECT_EQ(Level0Report(db.get()).with_filter, 0u);
+  EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
+  EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_CHECKED), 0u);
+
+  CompactRangeOptions cro;
+  cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+  ASSERT_OK(db->CompactRange(cro, nullptr, nullptr));
+  EXPECT_EQ(Level0Report(db.get()).files, 0u);
+  EXPECT_EQ(SeekBetweenEvenKeys(db.get()), 0);
+  EXPECT_GT(options.statistics->getTickerCount(CRAFT_FILTER_EMPTY), 5000u);
+}
+
 TEST_F(CraftTableTest, BoundedSeeksSkipEmptyTables) {
   Options options = SeekTestOptions();
   const std::string dbname = dir_ + "/seekdb";

@@ -28,6 +28,7 @@ DECLARE_uint32(craft_partition_size);
 DECLARE_uint32(craft_real_suffix_bits);
 DECLARE_uint32(craft_hash_suffix_bits);
 DECLARE_uint32(craft_range_hash_bits);
+DECLARE_uint32(craft_min_level);
 DECLARE_uint32(min_tombstones_for_range_conversion);
 DECLARE_double(tombstone_density_trigger);
 DECLARE_uint32(tombstone_density_window);

@@ -28,6 +28,9 @@ DEFINE_uint32(craft_hash_suffix_bits, 0,
 DEFINE_uint32(craft_range_hash_bits, 0,
               "Lodestone: the CRaFT policy's range_hash_bits (0: none).");
 
+DEFINE_uint32(craft_min_level, 0,
+              "Lodestone: the CRaFT policy's min_level (0: every table).");
+
 DEFINE_uint32(min_tombstones_for_range_conversion, 0,
               "Lodestone: ColumnFamilyOptions::"
               "min_tombstones_for_range_conversion (scan-time conversion of "

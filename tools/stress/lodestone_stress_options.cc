@@ -40,6 +40,7 @@ CraftRangeFilterOptions CraftFlags() {
   craft.real_suffix_bits = FLAGS_craft_real_suffix_bits;
   craft.hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
   craft.range_hash_bits = FLAGS_craft_range_hash_bits;
+  craft.min_level = FLAGS_craft_min_level;
   return craft;
 }
 
@@ -209,6 +210,8 @@ void ApplyOptions(Options* options) {
            defaults.hash_suffix_bits, &craft.hash_suffix_bits);
       knob("craft_range_hash_bits", flags.range_hash_bits,
            defaults.range_hash_bits, &craft.range_hash_bits);
+      knob("craft_min_level", flags.min_level, defaults.min_level,
+           &craft.min_level);
       bool on = current != nullptr && current->writes_filters();
       if (FLAGS_craft_range_filter || Given("craft_range_filter")) {
         on = FLAGS_craft_range_filter;

@@ -62,6 +62,9 @@ DEFINE_uint32(craft_real_suffix_bits, 8, "CRaFT real suffix bits per key.");
 DEFINE_uint32(craft_hash_suffix_bits, 0, "CRaFT hash suffix bits per key.");
 DEFINE_uint32(craft_range_hash_bits, 0,
               "CRaFT range hash bits per key (0: none).");
+DEFINE_uint32(craft_min_level, 0,
+              "CRaFT: no filter for tables written below this level (0: every "
+              "table).");
 #endif
 
 namespace ROCKSDB_NAMESPACE {
@@ -97,6 +100,7 @@ void ConfigureRangeFilter(Options* options) {
     craft.real_suffix_bits = FLAGS_craft_real_suffix_bits;
     craft.hash_suffix_bits = FLAGS_craft_hash_suffix_bits;
     craft.range_hash_bits = FLAGS_craft_range_hash_bits;
+    craft.min_level = FLAGS_craft_min_level;
     s = NewCraftRangeFilterPolicy(craft, &table->range_filter);
   }
   if (!s.ok()) {

@@ -21,6 +21,9 @@ lodestone_params = {
     # Only partitions whose keys share one length get a range hash; see
     # sanitize_lodestone.
     "craft_range_hash_bits": lambda: random.choice([0, 0, 6, 14]),
+    # Filters only from L1 or L2 down: files with and without them mix in
+    # the levels a seek visits (moves carry the upper levels' down).
+    "craft_min_level": lambda: random.choice([0, 0, 1, 2]),
     "min_tombstones_for_range_conversion": lambda: random.choice([0, 2, 3, 5, 8]),
     "tombstone_density_trigger": lambda: random.choice([0, 0.05, 0.1, 0.3]),
     "tombstone_density_window": lambda: random.choice([16, 32, 128]),
