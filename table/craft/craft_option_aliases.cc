@@ -45,7 +45,8 @@ OptionTypeInfo Alias(int offset, Apply apply) {
         options.partition_size == defaults.partition_size &&
         options.real_suffix_bits == defaults.real_suffix_bits &&
         options.hash_suffix_bits == defaults.hash_suffix_bits &&
-        options.range_hash_bits == defaults.range_hash_bits;
+        options.range_hash_bits == defaults.range_hash_bits &&
+        options.min_level == defaults.min_level;
     if (!writes_filters && default_knobs) {
       field->reset();
     } else {

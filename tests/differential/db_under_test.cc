@@ -134,6 +134,10 @@ uint64_t DbUnderTest::LocationCacheHits() const {
   return Ticker(ROCKSDB_NAMESPACE::LOCATION_CACHE_HIT);
 }
 
+uint64_t DbUnderTest::CraftEmptyAnswers() const {
+  return Ticker(ROCKSDB_NAMESPACE::CRAFT_FILTER_EMPTY);
+}
+
 uint64_t DbUnderTest::TombstoneCompactions() const {
   return Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DENSITY_PICKS) +
          Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DEADLINE_PICKS);

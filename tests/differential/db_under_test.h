@@ -57,6 +57,7 @@ class DbUnderTest {
   uint64_t ChainsPruned() const;
   uint64_t RunsConverted() const;
   uint64_t LocationCacheHits() const;
+  uint64_t CraftEmptyAnswers() const;
   uint64_t TombstoneCompactions() const;
 
  private:

@@ -211,9 +211,24 @@ TEST(DifferentialTest, LocationCacheWithConcurrentWriter) {
                         LocationCacheHits, "location_cache_concurrent", 100);
 }
 
+// Results match, and every CRaFT set's filters answered seeks: a filter
+// that never said "empty" would pass on results alone.
 TEST(DifferentialTest, CraftFilter) {
-  RunFixedSeeds(ParseSets("baseline,craft,craft_range_hash"),
-                "differential_craft");
+  const std::vector<std::string> craft_sets = {"craft", "craft_range_hash",
+                                               "craft_min_level"};
+  std::map<std::string, uint64_t> empty;
+  RunFixedSeeds(ParseSets("baseline,craft,craft_range_hash,craft_min_level"),
+                "differential_craft", [&](const RunResult& r) {
+                  EXPECT_EQ(r.craft_empty_answers.at("baseline"), 0u);
+                  for (const std::string& set : craft_sets) {
+                    empty[set] += r.craft_empty_answers.at(set);
+                  }
+                });
+  for (const std::string& set : craft_sets) {
+    EXPECT_GT(empty[set], 20u) << set << ": the filters never answered";
+    fprintf(stderr, "%s: bounded seeks answered empty over 4 seeds: %llu\n",
+            set.c_str(), static_cast<unsigned long long>(empty[set]));
+  }
 }
 
 // ---- The harness catches planted bugs ----

@@ -177,6 +177,7 @@ RunResult RunOps(const std::vector<Op>& ops,
     result.runs_converted[db->name()] = db->RunsConverted();
     result.tombstone_compactions[db->name()] = db->TombstoneCompactions();
     result.location_cache_hits[db->name()] = db->LocationCacheHits();
+    result.craft_empty_answers[db->name()] = db->CraftEmptyAnswers();
     db->Destroy();
   }
   return result;

@@ -59,6 +59,8 @@ struct RunResult {
   std::map<std::string, uint64_t> tombstone_compactions;
   // Per option set: point lookups the location cache answered.
   std::map<std::string, uint64_t> location_cache_hits;
+  // Per option set: bounded seeks a CRaFT filter answered "empty".
+  std::map<std::string, uint64_t> craft_empty_answers;
   bool diverged = false;
   Divergence divergence;
   std::string error;  // A failed write or open: also a failure.

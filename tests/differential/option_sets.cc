@@ -33,8 +33,9 @@ class DropSomeValuesFilter : public CompactionFilter {
 
 std::shared_ptr<ROCKSDB_NAMESPACE::RangeFilterPolicy> Craft(
     uint32_t partition_size, uint32_t real_suffix_bits,
-    uint32_t range_hash_bits) {
+    uint32_t range_hash_bits, uint32_t min_level = 0) {
   ROCKSDB_NAMESPACE::CraftRangeFilterOptions craft;
+  craft.min_level = min_level;
   craft.partition_size = partition_size;
   craft.real_suffix_bits = real_suffix_bits;
   craft.range_hash_bits = range_hash_bits;
@@ -100,6 +101,17 @@ std::map<std::string, OptionSet> Registry() {
                                     /*real_suffix_bits=*/4,
                                     /*range_hash_bits=*/6);
          o->table_factory.reset(NewBlockBasedTableFactory(table));
+       }});
+
+  // Filters only from L1 down: seeks meet L0 tables without one beside
+  // tables with one, and compactions into L1 build them.
+  add({"craft_min_level", [](Options* o) {
+         BlockBasedTableOptions table;
+         table.range_filter = Craft(/*partition_size=*/256,
+                                    /*real_suffix_bits=*/4,
+                                    /*range_hash_bits=*/6, /*min_level=*/1);
+         o->table_factory.reset(NewBlockBasedTableFactory(table));
+         o->level0_file_num_compaction_trigger = 2;
        }});
 
   // Scan-time tombstone-run conversion with the smallest useful threshold,
