@@ -104,6 +104,19 @@ def test_no_location_cache_hits_claimed_where_every_read_takes_a_snapshot():
             "location_cache") == "hits"
 
 
+def test_no_location_cache_hits_claimed_where_reads_are_multigetentity():
+    # Seed 3101010 (whitebox_faults): use_multi_get_entity, which db_stress
+    # runs in place of every other point read, always under a snapshot.
+    assert "location_cache" not in claims.claims_of(
+        _reads(use_multi_get_entity=1, check_multiget_entity_consistency=0))
+    assert "location_cache" not in claims.claims_of(
+        _reads(use_multi_get_entity=1, use_multiget=1,
+               check_multiget_consistency=0))
+    assert claims.claims_of(
+        _reads(use_multi_get_entity=0, use_get_entity=1)).get(
+            "location_cache") == "hits"
+
+
 def test_initial_put_chains_are_not_claimed_under_frequent_snapshots():
     # Seeds 2911008 and 2911009 (whitebox): db_stress took a snapshot every
     # 100 ops per thread and held it 100,000 ops; 7,850-8,046 initial puts
