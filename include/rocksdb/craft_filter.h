@@ -51,8 +51,10 @@ struct CraftRangeFilterOptions {
   // of each such file where a filter would have answered "empty", and a
   // file keeps what it was written with when it moves down without a
   // rewrite (a trivial move): a tree filled by moves keeps unfiltered files
-  // below min_level too. Tables of unknown level (SstFileWriter) get a
-  // filter. 0 = every table; at most 64.
+  // below min_level too. With level_compaction_dynamic_level_bytes, L0
+  // compacts into the base level, so any min_level up to it leaves only L0
+  // without filters. Tables of unknown level (SstFileWriter) get a filter.
+  // 0 = every table; at most 64.
   uint32_t min_level = 0;
 };
 
