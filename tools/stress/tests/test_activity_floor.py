@@ -117,6 +117,21 @@ def test_no_location_cache_hits_claimed_where_reads_are_multigetentity():
             "location_cache") == "hits"
 
 
+def test_craft_skips_are_claimed_only_where_every_table_gets_a_filter():
+    # Seed 3102010 (whitebox_faults): universal compaction with one level
+    # and craft_min_level 1, so no table had a filter and no seek was
+    # skipped. With min_level above 0, which tables get one depends on the
+    # levels an invocation's compactions reach.
+    seeks = {"craft_range_filter": 1, "iterpercent": 25,
+             "lodestone_short_bounds_one_in": 1}
+    assert claims.claims_of(seeks).get("craft") == "skipped"
+    assert claims.claims_of(dict(seeks, craft_min_level=0)).get(
+        "craft") == "skipped"
+    assert "craft" not in claims.claims_of(
+        dict(seeks, craft_min_level=1, compaction_style=1, num_levels=1))
+    assert "craft" not in claims.claims_of(dict(seeks, craft_min_level=2))
+
+
 def test_initial_put_chains_are_not_claimed_under_frequent_snapshots():
     # Seeds 2911008 and 2911009 (whitebox): db_stress took a snapshot every
     # 100 ops per thread and held it 100,000 ops; 7,850-8,046 initial puts
