@@ -132,6 +132,15 @@ def test_craft_skips_are_claimed_only_where_every_table_gets_a_filter():
     assert "craft" not in claims.claims_of(dict(seeks, craft_min_level=2))
 
 
+def test_contract_probes_need_writes_to_visible_keys():
+    # Seed 3103004 (blackbox_sync0): the run's first invocation wrote 11,373
+    # keys into an empty DB of 100,000 keys, most of them initial puts to
+    # keys not yet written; probes go to visible keys only (one put in 100
+    # there) and none was drawn.
+    assert not judged("initial_put_contract", "upstream", 11373)
+    assert judged("initial_put_contract", "upstream", 30000)
+
+
 def test_initial_put_chains_are_not_claimed_under_frequent_snapshots():
     # Seeds 2911008 and 2911009 (whitebox): db_stress took a snapshot every
     # 100 ops per thread and held it 100,000 ops; 7,850-8,046 initial puts
