@@ -179,7 +179,6 @@ class BitWriter {
     PutBitField(&words_, bits_, width, value);
     bits_ += width;
   }
-  void Reserve(size_t bits) { words_.reserve(Words(bits)); }
   void WriteUnary(uint64_t zeros) {
     bits_ += zeros;
     Write(1, 1);

@@ -242,8 +242,9 @@ void LoudsSparseBuilder::Finish(std::string* out) {
 
 void LoudsSparseBuilder::Reset() {
   // The levels keep their buffers: the next partition of the table fills
-  // them to about the same sizes.
-  for (Level& level : levels_) {
+  // them to about the same sizes. Those past levels_used_ are empty.
+  for (size_t d = 0; d < levels_used_; ++d) {
+    Level& level = levels_[d];
     level.labels.clear();
     level.has_child.clear();
     level.louds.clear();

@@ -97,9 +97,7 @@ uint64_t RangeHashTail(const Slice& key, size_t key_bytes) {
   if (key_bytes >= 8) {
     // One load, where a byte loop costs a shift and an or per byte: this
     // runs for every key a range-hashed partition stores.
-    uint64_t tail;
-    memcpy(&tail, key.data() + key_bytes - 8, 8);
-    return port::kLittleEndian ? EndianSwapValue(tail) : tail;
+    return EndianSwapValue(DecodeFixed64(key.data() + key_bytes - 8));
   }
   uint64_t tail = 0;
   for (size_t i = 0; i < key_bytes; ++i) {
