@@ -13,6 +13,8 @@ set(LODESTONE_LIB_SOURCES
   cache/location/location_read_scope.cc
   cache/location/location_invalidation.cc
   cache/location/version_file_memo.cc
+  # db/compaction_overlap_by_keys: key counts that guide compaction
+  db/compaction_overlap_by_keys/overlap_by_keys.cc
   # db/db_impl_access: the private DBImpl state our db/ features use
   db/db_impl_access/db_impl_access.cc
   # db/initial_put: initial puts (early tombstone pruning)

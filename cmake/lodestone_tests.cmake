@@ -140,6 +140,9 @@ lodestone_gtest(tombstone_compaction_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_compaction_test.cc)
 lodestone_gtest(tombstone_stats_format_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_stats_format_test.cc)
+# db/compaction_overlap_by_keys: key counts that guide compaction.
+lodestone_gtest(overlap_by_keys_test
+  SOURCES ${LODESTONE_ROOT}/db/compaction_overlap_by_keys/overlap_by_keys_test.cc)
 # tools/stress: the fault-injection file system db_stress runs on (0043).
 lodestone_gtest(fault_injection_drop_test
   SOURCES ${LODESTONE_ROOT}/tools/stress/fault_injection_drop_test.cc)

@@ -35,7 +35,7 @@ struct LodestoneDBOptions {
   bool verify_initial_puts = false;
 };
 
-// All four are dynamically changeable through the SetOptions() API.
+// All five are dynamically changeable through the SetOptions() API.
 struct LodestoneColumnFamilyOptions {
   // Scan-time conversion of tombstone runs: an iterator that steps over at
   // least this many consecutive point tombstones, contiguous in the whole LSM
@@ -64,6 +64,19 @@ struct LodestoneColumnFamilyOptions {
   // their tombstone density (a table property). Range [1, 2^20]; anything
   // else is refused (InvalidArgument at open and by SetOptions).
   uint32_t tombstone_density_window = 128;
+
+  // Key counts that guide compaction (the paper's section 4): with
+  // compaction_pri kMinOverlappingRatio, the leveled picker ranks a level's
+  // files by the next-level bytes each overlaps per byte it holds, counting
+  // a next-level file that straddles an end of the range whole. With this
+  // option such a file counts by the share of its keys inside the range,
+  // from its CRaFT metadata (table_options.range_filter); a file without
+  // one still counts whole. Cost: ranking a new version reads the metadata
+  // block of each straddling next-level file whose table reader has not
+  // read it yet (once per table reader, as a bounded seek would), outside
+  // the DB mutex; never opens a file. Leveled compaction only. Default
+  // false: upstream's ranking.
+  bool compaction_overlap_by_keys = false;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -42,6 +42,8 @@ inline constexpr LodestoneTicker kLodestoneTickers[] = {
     {COMPACTION_TOMBSTONE_DEADLINE_PICKS, -0x68},
     {READ_PATH_RANGE_TOMBSTONES_INSERTED, -0x69},
     {READ_PATH_RANGE_TOMBSTONES_DISCARDED, -0x6A},
+    {COMPACTION_OVERLAP_BY_KEYS_FROM_FILTER, -0x6B},
+    {COMPACTION_OVERLAP_BY_KEYS_WHOLE_FILE, -0x6C},
 };
 
 // The Java value of one of our tickers; 0x0 (upstream's "undefined") for

@@ -51,6 +51,7 @@ TEST_F(LodestoneOptionsTest, DefaultsAreOff) {
   EXPECT_EQ(cf.min_tombstones_for_range_conversion, 0u);
   EXPECT_EQ(cf.delete_persistence_threshold, 0u);
   EXPECT_EQ(cf.tombstone_density_trigger, 0.0);
+  EXPECT_FALSE(cf.compaction_overlap_by_keys);
   EXPECT_EQ(table.range_filter, nullptr);
 }
 
@@ -78,7 +79,7 @@ TEST_F(LodestoneOptionsTest, ColumnFamilyOptionsFromString) {
       config_, ColumnFamilyOptions(),
       "min_tombstones_for_range_conversion=8;"
       "delete_persistence_threshold=600;tombstone_density_trigger=0.25;"
-      "tombstone_density_window=256;"
+      "tombstone_density_window=256;compaction_overlap_by_keys=true;"
       "block_based_table_factory={range_filter={id=craft;"
       "partition_size=32768;real_suffix_bits=4;hash_suffix_bits=2;"
       "range_hash_bits=14}}",
@@ -87,6 +88,7 @@ TEST_F(LodestoneOptionsTest, ColumnFamilyOptionsFromString) {
   EXPECT_EQ(cf.delete_persistence_threshold, 600u);
   EXPECT_DOUBLE_EQ(cf.tombstone_density_trigger, 0.25);
   EXPECT_EQ(cf.tombstone_density_window, 256u);
+  EXPECT_TRUE(cf.compaction_overlap_by_keys);
   const auto* table = cf.table_factory->GetOptions<BlockBasedTableOptions>();
   ASSERT_NE(table, nullptr);
   const auto* craft = CraftRangeFilterPolicy::From(table->range_filter.get());
@@ -126,8 +128,10 @@ TEST_F(LodestoneOptionsTest, OptionsFileRoundTripAndSetOptions) {
 
   ASSERT_OK(db->SetOptions({{"min_tombstones_for_range_conversion", "16"},
                             {"tombstone_density_trigger", "0.5"},
-                            {"delete_persistence_threshold", "60"}}));
+                            {"delete_persistence_threshold", "60"},
+                            {"compaction_overlap_by_keys", "true"}}));
   EXPECT_EQ(db->GetOptions().min_tombstones_for_range_conversion, 16u);
+  EXPECT_TRUE(db->GetOptions().compaction_overlap_by_keys);
   EXPECT_DOUBLE_EQ(db->GetOptions().tombstone_density_trigger, 0.5);
   EXPECT_FALSE(db->SetOptions({{"tombstone_density_trigger", "x"}}).ok());
   db.reset();
@@ -141,6 +145,7 @@ TEST_F(LodestoneOptionsTest, OptionsFileRoundTripAndSetOptions) {
   ASSERT_EQ(loaded_cfs.size(), 1u);
   EXPECT_EQ(loaded_cfs[0].options.min_tombstones_for_range_conversion, 16u);
   EXPECT_EQ(loaded_cfs[0].options.delete_persistence_threshold, 60u);
+  EXPECT_TRUE(loaded_cfs[0].options.compaction_overlap_by_keys);
   const auto* loaded_table =
       loaded_cfs[0].options.table_factory->GetOptions<BlockBasedTableOptions>();
   ASSERT_NE(loaded_table, nullptr);
@@ -481,7 +486,7 @@ TEST_F(LodestoneOptionsTest, OptionsFileOmitsDefaults) {
   for (const char* name :
        {"location_cache", "verify_initial_puts", "craft_", "range_filter",
         "min_tombstones_for_range_conversion", "delete_persistence_threshold",
-        "tombstone_density"}) {
+        "tombstone_density", "compaction_overlap_by_keys"}) {
     EXPECT_EQ(content.find(name), std::string::npos) << name;
   }
   ASSERT_OK(DestroyDB(dbname, options));

@@ -138,6 +138,10 @@ uint64_t DbUnderTest::CraftEmptyAnswers() const {
   return Ticker(ROCKSDB_NAMESPACE::CRAFT_FILTER_EMPTY);
 }
 
+uint64_t DbUnderTest::OverlapsCountedByKeys() const {
+  return Ticker(ROCKSDB_NAMESPACE::COMPACTION_OVERLAP_BY_KEYS_FROM_FILTER);
+}
+
 uint64_t DbUnderTest::TombstoneCompactions() const {
   return Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DENSITY_PICKS) +
          Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DEADLINE_PICKS);

@@ -59,6 +59,8 @@ class DbUnderTest {
   uint64_t LocationCacheHits() const;
   uint64_t CraftEmptyAnswers() const;
   uint64_t TombstoneCompactions() const;
+  // Straddling next-level files a compaction ranking counted by their keys.
+  uint64_t OverlapsCountedByKeys() const;
 
  private:
   // A ticker of the DB's statistics (0 without statistics).

@@ -231,6 +231,16 @@ TEST(DifferentialTest, CraftFilter) {
   }
 }
 
+TEST(DifferentialTest, CompactionOverlapByKeys) {
+  RunFixedSeedsCounting(
+      "baseline,overlap_by_keys", "differential_overlap_by_keys",
+      "straddling files counted by keys",
+      [](const RunResult& r, const std::string& set) {
+        return r.overlaps_counted_by_keys.at(set);
+      },
+      "overlap_by_keys", 10);
+}
+
 // ---- The harness catches planted bugs ----
 
 TEST(DifferentialSelfTest, CatchesDroppedDelete) {

@@ -178,6 +178,7 @@ RunResult RunOps(const std::vector<Op>& ops,
     result.tombstone_compactions[db->name()] = db->TombstoneCompactions();
     result.location_cache_hits[db->name()] = db->LocationCacheHits();
     result.craft_empty_answers[db->name()] = db->CraftEmptyAnswers();
+    result.overlaps_counted_by_keys[db->name()] = db->OverlapsCountedByKeys();
     db->Destroy();
   }
   return result;

@@ -61,6 +61,8 @@ struct RunResult {
   std::map<std::string, uint64_t> location_cache_hits;
   // Per option set: bounded seeks a CRaFT filter answered "empty".
   std::map<std::string, uint64_t> craft_empty_answers;
+  // Per option set: straddling files compaction rankings counted by keys.
+  std::map<std::string, uint64_t> overlaps_counted_by_keys;
   bool diverged = false;
   Divergence divergence;
   std::string error;  // A failed write or open: also a failure.

@@ -114,6 +114,18 @@ std::map<std::string, OptionSet> Registry() {
          o->level0_file_num_compaction_trigger = 2;
        }});
 
+  // Key counts rank compaction candidates: the picker's order changes, what
+  // the DB holds must not.
+  add({"overlap_by_keys", [](Options* o) {
+         BlockBasedTableOptions table;
+         table.range_filter = Craft(/*partition_size=*/256,
+                                    /*real_suffix_bits=*/4,
+                                    /*range_hash_bits=*/0);
+         o->table_factory.reset(NewBlockBasedTableFactory(table));
+         o->compaction_overlap_by_keys = true;
+         o->level0_file_num_compaction_trigger = 2;
+       }});
+
   // Scan-time tombstone-run conversion with the smallest useful threshold,
   // so that nearly every scan over deletes inserts a range tombstone.
   OptionSet conversion{"conversion", [](Options* o) {
@@ -169,6 +181,7 @@ std::map<std::string, OptionSet> Registry() {
                   o->verify_initial_puts = true;
                   o->min_tombstones_for_range_conversion = 3;
                   o->tombstone_density_trigger = 0.5;
+                  o->compaction_overlap_by_keys = true;
                   o->location_cache = ROCKSDB_NAMESPACE::LocationCache::Create(
                       {/*capacity=*/64 << 10});
                   BlockBasedTableOptions table;

@@ -32,6 +32,7 @@ DECLARE_uint32(craft_min_level);
 DECLARE_uint32(min_tombstones_for_range_conversion);
 DECLARE_double(tombstone_density_trigger);
 DECLARE_uint32(tombstone_density_window);
+DECLARE_bool(compaction_overlap_by_keys);
 DECLARE_uint64(delete_persistence_threshold);
 DECLARE_bool(verify_initial_puts);
 // Operations.

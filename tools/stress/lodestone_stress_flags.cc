@@ -47,6 +47,10 @@ DEFINE_uint64(delete_persistence_threshold, 0,
               "Lodestone: ColumnFamilyOptions::delete_persistence_threshold "
               "in seconds (0: off).");
 
+DEFINE_bool(compaction_overlap_by_keys, false,
+            "Lodestone: ColumnFamilyOptions::compaction_overlap_by_keys "
+            "(rank compaction candidates by CRaFT key counts).");
+
 DEFINE_bool(verify_initial_puts, false,
             "Lodestone: DBOptions::verify_initial_puts (refuse a PutInitial "
             "over a visible value).");

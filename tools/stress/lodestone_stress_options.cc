@@ -137,7 +137,8 @@ bool AnyFeatureOn() {
   return !FLAGS_location_cache.empty() || FLAGS_craft_range_filter ||
          FLAGS_min_tombstones_for_range_conversion > 0 ||
          FLAGS_tombstone_density_trigger > 0 ||
-         FLAGS_delete_persistence_threshold > 0 || FLAGS_verify_initial_puts ||
+         FLAGS_delete_persistence_threshold > 0 ||
+         FLAGS_compaction_overlap_by_keys || FLAGS_verify_initial_puts ||
          FLAGS_put_initial_one_in > 0 ||
          FLAGS_put_initial_violation_one_in > 0 ||
          FLAGS_lodestone_short_bounds_one_in > 0 ||
@@ -179,6 +180,9 @@ void ApplyOptions(Options* options) {
   if (FLAGS_delete_persistence_threshold > 0 ||
       Given("delete_persistence_threshold")) {
     options->delete_persistence_threshold = FLAGS_delete_persistence_threshold;
+  }
+  if (FLAGS_compaction_overlap_by_keys || Given("compaction_overlap_by_keys")) {
+    options->compaction_overlap_by_keys = FLAGS_compaction_overlap_by_keys;
   }
 
   // BlockBasedTableOptions.

@@ -132,6 +132,11 @@ class Reporter {
             "when=%s\n",
             t(COMPACTION_TOMBSTONE_DENSITY_PICKS),
             t(COMPACTION_TOMBSTONE_DEADLINE_PICKS), at, when);
+    fprintf(stdout,
+            "lodestone: overlap_by_keys from_filter=%llu whole_file=%llu "
+            "at=%.0f when=%s\n",
+            t(COMPACTION_OVERLAP_BY_KEYS_FROM_FILTER),
+            t(COMPACTION_OVERLAP_BY_KEYS_WHOLE_FILE), at, when);
     // How much work the DB did, to tell an idle feature from a stalled DB
     // (e.g. writes failing under injected faults). found_in_tables: Gets a
     // table answered (what the location cache can remember).

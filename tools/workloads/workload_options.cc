@@ -47,6 +47,9 @@ DEFINE_double(tombstone_density_trigger, 0,
               "compaction candidate (0 = off).");
 DEFINE_uint32(tombstone_density_window, 128,
               "Lodestone: entries per tombstone density window.");
+DEFINE_bool(compaction_overlap_by_keys, false,
+            "Lodestone: rank compaction candidates by the next-level keys "
+            "they overlap, from CRaFT metadata.");
 DEFINE_string(location_cache, "",
               "Lodestone: location cache under Get/MultiGet, e.g. 64M or "
               "block_cache_fraction=0.1 (empty = off).");
@@ -130,10 +133,12 @@ void ConfigureWorkloadOptions(Options* options) {
 #ifdef LODESTONE_STOCK_BASELINE
   if (FLAGS_delete_persistence_threshold > 0 ||
       FLAGS_tombstone_density_trigger > 0 || !FLAGS_location_cache.empty() ||
-      FLAGS_min_tombstones_for_range_conversion > 0) {
+      FLAGS_min_tombstones_for_range_conversion > 0 ||
+      FLAGS_compaction_overlap_by_keys) {
     fprintf(stderr,
             "--delete_persistence_threshold, --tombstone_density_trigger, "
-            "--min_tombstones_for_range_conversion and --location_cache need "
+            "--min_tombstones_for_range_conversion, "
+            "--compaction_overlap_by_keys and --location_cache need "
             "Lodestone; this db_bench links stock RocksDB\n");
     exit(1);
   }
@@ -164,6 +169,9 @@ void ConfigureWorkloadOptions(Options* options) {
   }
   if (FlagGiven("tombstone_density_window")) {
     options->tombstone_density_window = FLAGS_tombstone_density_window;
+  }
+  if (FlagGiven("compaction_overlap_by_keys")) {
+    options->compaction_overlap_by_keys = FLAGS_compaction_overlap_by_keys;
   }
 #endif
 }

@@ -31,6 +31,7 @@ def feature_line(feature, act):
         "initial_put_chains": ["chains_pruned", "pruned_early", "reached_bottommost"],
         "initial_put_contract": ["probes", "refused", "inconclusive", "violations"],
         "tombstone_picks": ["density", "deadline"],
+        "overlap_by_keys": ["from_filter", "whole_file"],
     }[feature]
     return " ".join("%s=%d" % (k, vals.get(k, 0)) for k in keys)
 

@@ -6,13 +6,16 @@ from .options import OP_MIXES
 # Features, the metric that proves each busy, and when an invocation
 # claims it (from its final db_stress parameters).
 FEATURES = ["location_cache", "craft", "conversion", "initial_put",
-            "initial_put_chains", "initial_put_contract", "tombstone_picks"]
+            "initial_put_chains", "initial_put_contract", "tombstone_picks",
+            "overlap_by_keys"]
 # Features whose activity in any invocation of a run counts once one
 # invocation claims them (their work follows the data, not the options).
 # Tombstone picks follow tombstones' age and density, which build up across
 # the invocations of a run (an invocation killed early rarely lives to a
 # deadline; the next one compacts what it left).
-CARRIED_OVER = {"initial_put_chains", "tombstone_picks"}
+# Key-count rankings need files straddling one another in adjacent levels,
+# which compactions build up across invocations too.
+CARRIED_OVER = {"initial_put_chains", "tombstone_picks", "overlap_by_keys"}
 
 
 # Upstream's operation percentages, which the "upstream" mix keeps.
@@ -73,6 +76,8 @@ def made_progress(feature, progress, max_key=10000, mix=None):
         # read-heavy kill-point invocation of 6 s (seed 2111008: 11,989
         # keys written, about 2,600 of them deletes) picked nothing.
         "tombstone_picks": deletes_written(mix, written) >= 4000 and compacted > 0,
+        # Every version a compaction installs is ranked.
+        "overlap_by_keys": compacted > 0,
     }[feature]
 
 
@@ -156,4 +161,13 @@ def claims_of(p):
             p.get("delete_persistence_threshold", 0) > 0) and \
             p.get("compaction_style", 0) == 0 and p.get("delpercent", 0) > 0:
         c["tombstone_picks"] = "picks"
+    # Ranked by keys only with the leveled picker's default priority
+    # (kMinOverlappingRatio), every table carrying a filter, and table
+    # readers the files hold (max_open_files -1): otherwise next-level files
+    # count whole, as upstream counts them.
+    if p.get("compaction_overlap_by_keys") and p.get("craft_range_filter") and \
+            not p.get("craft_min_level", 0) and not udt and \
+            p.get("compaction_style", 0) == 0 and \
+            p.get("compaction_pri", 3) == 3 and p.get("max_open_files", -1) == -1:
+        c["overlap_by_keys"] = "from_filter"
     return c

@@ -30,6 +30,7 @@ lodestone_params = {
     # 5 s deadlines keep the picker compacting without end (docs/stress.md,
     # open issues); the runs use deadlines of 30 s and more.
     "delete_persistence_threshold": lambda: random.choice([0, 30, 120, 600]),
+    "compaction_overlap_by_keys": lambda: random.choice([0, 1]),
     "verify_initial_puts": lambda: random.choice([0, 1]),
     "put_initial_one_in": lambda: random.choice([0, 1, 1, 2, 4]),
     "put_initial_violation_one_in": lambda: random.choice([0, 20, 100]),

@@ -48,6 +48,10 @@ public class LodestoneTickersTest {
         "rocksdb.read.path.range.tombstones.inserted");
     NAMES.put(TickerType.READ_PATH_RANGE_TOMBSTONES_DISCARDED,
         "rocksdb.read.path.range.tombstones.discarded");
+    NAMES.put(TickerType.COMPACTION_OVERLAP_BY_KEYS_FROM_FILTER,
+        "rocksdb.compaction.overlap.by.keys.from.filter");
+    NAMES.put(TickerType.COMPACTION_OVERLAP_BY_KEYS_WHOLE_FILE,
+        "rocksdb.compaction.overlap.by.keys.whole.file");
   }
 
   private static byte[] b(final String s) {
