@@ -4,6 +4,9 @@
 # with `ninja lodestone_check_deps`; run with ctest.
 
 add_custom_target(lodestone_check_deps)
+# Our own test binaries alone (label `gtest`), for the sanitizer
+# configurations (tools/build.sh asan|tsan), which skip upstream's tests.
+add_custom_target(lodestone_own_tests)
 
 # Upstream's test utilities (db_test_util and friends), as upstream builds
 # them with WITH_TESTS=ON.
@@ -27,8 +30,9 @@ function(lodestone_gtest name)
   endif()
   add_test(NAME lodestone.${name} COMMAND ${name} ${T_ARGS})
   set_tests_properties(lodestone.${name} PROPERTIES
-    LABELS "lodestone;${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+    LABELS "lodestone;gtest;${T_LABELS}" TIMEOUT ${T_TIMEOUT})
   add_dependencies(lodestone_check_deps ${name})
+  add_dependencies(lodestone_own_tests ${name})
 endfunction()
 
 include(${LODESTONE_ROOT}/cmake/upstream_tests.cmake)
@@ -50,8 +54,9 @@ add_executable(lodestone_c_api_test
 target_link_libraries(lodestone_c_api_test rocksdb)
 add_test(NAME lodestone.c_api_test COMMAND lodestone_c_api_test)
 set_tests_properties(lodestone.c_api_test PROPERTIES
-  LABELS lodestone TIMEOUT 300)
+  LABELS "lodestone;gtest" TIMEOUT 300)
 add_dependencies(lodestone_check_deps lodestone_c_api_test)
+add_dependencies(lodestone_own_tests lodestone_c_api_test)
 
 # The differential harness (tests/differential/): model, ops, option sets.
 add_library(lodestone_differential STATIC

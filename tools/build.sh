@@ -5,6 +5,9 @@
 #   tools/build.sh stock     upstream 9.10.0 unpatched, same flags as release
 #   tools/build.sh bindings  Lodestone, Release, position independent, JNI on:
 #                            librocksdb.a, the rocksdbjni jar, RocksJava's tests
+#   tools/build.sh asan      the test configuration under ASAN and UBSAN: our
+#                            tests (ctest label gtest) and db_stress
+#   tools/build.sh tsan      the same under TSAN
 # Extra arguments are ninja targets (default: the configuration's own set).
 # LODESTONE_SHARED=ON also builds librocksdb.so (release/stock; for install).
 set -uo pipefail
@@ -21,6 +24,8 @@ case "$config" in
            targets=(db_bench ldb sst_dump) ;;
   bindings) configure_bindings || exit 1
            targets=(rocksdb rocksdbjava rocksdbjni_test_classes) ;;
+  asan|tsan) configure_sanitizer "$config" || exit 1
+           targets=(lodestone_own_tests db_stress) ;;
   *) echo "unknown configuration: $config" >&2; exit 2 ;;
 esac
 [ $# -gt 0 ] && targets=("$@")

@@ -98,6 +98,26 @@ configure_test() {
     -DROCKSDB_BUILD_SHARED=OFF -DLODESTONE_TESTS=ON
 }
 
+# The sanitizer configurations (issue: reliability): the test configuration's
+# flags plus ASAN and UBSAN (`asan`) or TSAN (`tsan`), each in its own build
+# directory; frame pointers kept for the reports' stacks. Warnings do not
+# fail the build: gcc's sanitizer instrumentation raises new ones in
+# upstream's code.
+configure_sanitizer() {
+  local kind=$1 flags
+  case "$kind" in
+    asan) flags=(-DWITH_ASAN=ON -DWITH_UBSAN=ON) ;;
+    tsan) flags=(-DWITH_TSAN=ON) ;;
+    *) echo "unknown sanitizer: $kind" >&2; return 2 ;;
+  esac
+  mkdir -p "$LODESTONE_ROOT/build"
+  configure "$LODESTONE_ROOT/build/$kind" -DCMAKE_BUILD_TYPE=Debug \
+    -DPORTABLE=1 -DFAIL_ON_WARNINGS=OFF \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -fno-omit-frame-pointer" \
+    -DCMAKE_C_FLAGS_DEBUG="-O1 -fno-omit-frame-pointer" \
+    -DROCKSDB_BUILD_SHARED=OFF -DLODESTONE_TESTS=ON "${flags[@]}"
+}
+
 # The bindings configuration: what RocksJava, Go and C users link, as a
 # release would ship it (NDEBUG, -O2), with upstream's JNI build on. JNI makes
 # the whole static library position independent, so it gets a directory of its

@@ -163,11 +163,14 @@ def claims_of(p):
         c["tombstone_picks"] = "picks"
     # Ranked by keys only with the leveled picker's default priority
     # (kMinOverlappingRatio), every table carrying a filter, and table
-    # readers the files hold (max_open_files -1): otherwise next-level files
-    # count whole, as upstream counts them.
+    # readers the files hold (db_stress's open_files, max_open_files, -1):
+    # otherwise next-level files count whole, as upstream counts them. Files
+    # an earlier invocation wrote without filters count whole too; the
+    # compactions of a claiming invocation write files with them, which the
+    # rankings of the versions they install count by keys.
     if p.get("compaction_overlap_by_keys") and p.get("craft_range_filter") and \
             not p.get("craft_min_level", 0) and not udt and \
             p.get("compaction_style", 0) == 0 and \
-            p.get("compaction_pri", 3) == 3 and p.get("max_open_files", -1) == -1:
+            p.get("compaction_pri", 3) == 3 and p.get("open_files", -1) == -1:
         c["overlap_by_keys"] = "from_filter"
     return c

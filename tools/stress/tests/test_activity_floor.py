@@ -158,13 +158,13 @@ def test_initial_put_chains_are_not_claimed_under_frequent_snapshots():
 def test_overlap_by_keys_claimed_only_where_rankings_read_filters():
     p = {"compaction_overlap_by_keys": 1, "craft_range_filter": 1,
          "craft_min_level": 0, "compaction_style": 0, "compaction_pri": 3,
-         "max_open_files": -1}
+         "open_files": -1}
     assert claims.claims_of(p).get("overlap_by_keys") == "from_filter"
     # Without it, under another priority, without every table carrying a
     # filter or without held table readers, files count whole: unclaimed.
     for change in ({"compaction_overlap_by_keys": 0}, {"compaction_pri": 1},
                    {"craft_min_level": 1}, {"craft_range_filter": 0},
-                   {"max_open_files": 100}, {"compaction_style": 1}):
+                   {"open_files": 100}, {"compaction_style": 1}):
         assert "overlap_by_keys" not in claims.claims_of(dict(p, **change))
     # Judged once the invocation compacted.
     assert not claims.made_progress("overlap_by_keys", {"compact_bytes": 0})
