@@ -5,21 +5,58 @@
 
 #include "db/dbformat.h"
 #include "db/version_edit.h"
+#include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
+#include "options/cf_options.h"
 #include "rocksdb/table.h"
 #include "table/block_based/block_based_table_reader.h"
 #include "table/craft/craft_table_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
 
+namespace {
+
+bool IsBlockBased(const TableFactory* table_factory) {
+  return table_factory != nullptr &&
+         std::strcmp(table_factory->Name(),
+                     TableFactory::kBlockBasedTableName()) == 0;
+}
+
+// The file's CRaFT reader, if it holds an open table reader with one. A
+// block-based factory opens only BlockBasedTables.
+const CraftTableReader* CraftOf(const FileMetaData& file) {
+  if (file.fd.table_reader == nullptr) {
+    return nullptr;
+  }
+  const auto* table = static_cast<const BlockBasedTable*>(file.fd.table_reader);
+  return table->get_rep()->craft.get();
+}
+
+}  // namespace
+
 OverlapByKeys::OverlapByKeys(const InternalKeyComparator& icmp,
                              const TableFactory* table_factory,
                              Statistics* statistics)
     : icmp_(icmp),
-      block_based_(table_factory != nullptr &&
-                   std::strcmp(table_factory->Name(),
-                               TableFactory::kBlockBasedTableName()) == 0),
+      block_based_(IsBlockBased(table_factory)),
       statistics_(statistics) {}
+
+void OverlapByKeys::LoadMetadata(const VersionStorageInfo& vstorage,
+                                 const MutableCFOptions& mutable_cf_options,
+                                 const ReadOptions& read_options) {
+  if (!IsBlockBased(mutable_cf_options.table_factory.get())) {
+    return;
+  }
+  // L0's files are never a next level's.
+  for (int level = 1; level < vstorage.num_levels(); ++level) {
+    for (const FileMetaData* file : vstorage.LevelFiles(level)) {
+      const CraftTableReader* craft = CraftOf(*file);
+      if (craft != nullptr && craft->LoadedFilter() == nullptr) {
+        craft->Filter(read_options);
+      }
+    }
+  }
+}
 
 uint64_t OverlapByKeys::Ratio(
     const FileMetaData& f, const std::vector<FileMetaData*>& next_level) const {
@@ -43,14 +80,9 @@ uint64_t OverlapByKeys::Ratio(
 
 uint64_t OverlapByKeys::StraddlingBytes(const FileMetaData& f,
                                         const FileMetaData& g) const {
-  const CraftFilterReader* filter = nullptr;
-  // Only a table reader the file already holds: the ranking opens no file.
-  // A block-based factory opens only BlockBasedTables.
-  if (block_based_ && g.fd.table_reader != nullptr) {
-    const auto* table = static_cast<const BlockBasedTable*>(g.fd.table_reader);
-    const CraftTableReader* craft = table->get_rep()->craft.get();
-    filter = craft != nullptr ? craft->Filter(ReadOptions()) : nullptr;
-  }
+  const CraftTableReader* craft = block_based_ ? CraftOf(g) : nullptr;
+  const CraftFilterReader* filter =
+      craft != nullptr ? craft->LoadedFilter() : nullptr;
   const uint64_t total = filter != nullptr ? filter->metadata().num_keys() : 0;
   if (total == 0) {
     RecordTick(statistics_, COMPACTION_OVERLAP_BY_KEYS_WHOLE_FILE);

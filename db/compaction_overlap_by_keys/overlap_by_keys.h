@@ -14,8 +14,10 @@
 // upstream's units, its deletion compensation and its TTL boost. A file
 // without loaded CRaFT metadata counts whole, as upstream counts it.
 //
-// Called by VersionStorageInfo::UpdateFilesByCompactionPri (patch 0044)
-// while a version is prepared for appending, outside the DB mutex.
+// Called while a version is prepared for appending (Version::PrepareAppend,
+// patch 0044), outside the DB mutex: LoadMetadata with the caller's read
+// options, then VersionStorageInfo::UpdateFilesByCompactionPri ranks, and
+// the ranking reads nothing.
 
 #pragma once
 
@@ -29,7 +31,10 @@ namespace ROCKSDB_NAMESPACE {
 class InternalKeyComparator;
 class Statistics;
 class TableFactory;
+class VersionStorageInfo;
 struct FileMetaData;
+struct MutableCFOptions;
+struct ReadOptions;
 
 class OverlapByKeys {
  public:
@@ -39,12 +44,20 @@ class OverlapByKeys {
   OverlapByKeys(const InternalKeyComparator& icmp,
                 const TableFactory* table_factory, Statistics* statistics);
 
+  // Reads the CRaFT metadata block of every file below L0 that holds an
+  // open table reader (max_open_files = -1, or loaded since) and has not
+  // read it yet, with `read_options` (the version's caller's: its I/O
+  // activity, rate limiting and checksum verification); a table reader
+  // keeps it for its lifetime, as after a bounded seek. Opens no file. A
+  // block that cannot be read leaves its file counted whole.
+  static void LoadMetadata(const VersionStorageInfo& vstorage,
+                           const MutableCFOptions& mutable_cf_options,
+                           const ReadOptions& read_options);
+
   // f's rank, smaller first: the bytes of `next_level` (sorted, disjoint
-  // files) inside f's key range * 1024 / f's compensated size. A
-  // straddling next-level file's metadata block is read on its first use
-  // by any caller (then kept by its table reader), only if the file holds
-  // an open table reader (max_open_files = -1, or loaded since): the
-  // ranking opens no file. REQUIRES: f.compensated_file_size > 0.
+  // files) inside f's key range * 1024 / f's compensated size, straddling
+  // files counted by the metadata LoadMetadata read. Reads nothing.
+  // REQUIRES: f.compensated_file_size > 0.
   uint64_t Ratio(const FileMetaData& f,
                  const std::vector<FileMetaData*>& next_level) const;
 

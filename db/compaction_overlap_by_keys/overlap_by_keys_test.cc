@@ -1,6 +1,7 @@
 // Key counts that guide compaction: which file of a level the leveled
 // picker would take first, with compaction_overlap_by_keys off and on.
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -10,9 +11,12 @@
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
 #include "db/version_set.h"
+#include "env/composite_env_wrapper.h"
 #include "file/filename.h"
+#include "monitoring/thread_status_util.h"
 #include "rocksdb/craft_filter.h"
 #include "rocksdb/db.h"
+#include "rocksdb/file_system.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
@@ -148,6 +152,89 @@ TEST_F(OverlapByKeysTest, FilesWithoutFiltersCountWhole) {
                 COMPACTION_OVERLAP_BY_KEYS_FROM_FILTER),
             0u);
   db.reset();
+  ASSERT_OK(DestroyDB(dir_ + "/db", options));
+}
+
+// A file system whose reads check, as db_stress's does, that a read's I/O
+// activity is the one its thread's operation expects (e.g. kDBOpen while the
+// DB opens), and count those that are not.
+class IOActivityCheckingFS : public FileSystemWrapper {
+ public:
+  explicit IOActivityCheckingFS(const std::shared_ptr<FileSystem>& target)
+      : FileSystemWrapper(target) {}
+  static const char* kClassName() { return "IOActivityCheckingFS"; }
+  const char* Name() const override { return kClassName(); }
+
+  IOStatus NewRandomAccessFile(const std::string& fname,
+                               const FileOptions& options,
+                               std::unique_ptr<FSRandomAccessFile>* result,
+                               IODebugContext* dbg) override {
+    IOStatus s = target()->NewRandomAccessFile(fname, options, result, dbg);
+    if (s.ok()) {
+      result->reset(new CheckedFile(std::move(*result), &mismatches_));
+    }
+    return s;
+  }
+
+  int mismatches() const { return mismatches_.load(); }
+
+ private:
+  class CheckedFile : public FSRandomAccessFileOwnerWrapper {
+   public:
+    CheckedFile(std::unique_ptr<FSRandomAccessFile>&& target,
+                std::atomic<int>* mismatches)
+        : FSRandomAccessFileOwnerWrapper(std::move(target)),
+          mismatches_(mismatches) {}
+    IOStatus Read(uint64_t offset, size_t n, const IOOptions& options,
+                  Slice* result, char* scratch,
+                  IODebugContext* dbg) const override {
+      const Env::IOActivity expected =
+          ThreadStatusUtil::TEST_GetExpectedIOActivity(
+              ThreadStatusUtil::GetThreadOperation());
+      if (expected != Env::IOActivity::kUnknown &&
+          expected != options.io_activity) {
+        mismatches_->fetch_add(1);
+      }
+      return target()->Read(offset, n, options, result, scratch, dbg);
+    }
+
+   private:
+    std::atomic<int>* mismatches_;
+  };
+
+  std::atomic<int> mismatches_{0};
+};
+
+// Regression (crash test, seed 3201006, a verification-only invocation):
+// the ranking read a straddling file's metadata with default read options
+// while the DB opened, and db_stress's file system asserted that the read's
+// I/O activity was kDBOpen. The metadata is read with the version's read
+// options (OverlapByKeys::LoadMetadata), the ranking reads nothing.
+TEST_F(OverlapByKeysTest, MetadataIsReadWithTheVersionsReadOptions) {
+  Options options = TestOptions(/*craft=*/true);
+  options.compaction_overlap_by_keys = true;
+  { std::unique_ptr<DB> layered = OpenLayered(options); }
+
+  auto fs = std::make_shared<IOActivityCheckingFS>(FileSystem::Default());
+  std::unique_ptr<Env> env = NewCompositeEnv(fs);
+  options.env = env.get();
+  options.enable_thread_tracking = true;
+  options.statistics = CreateDBStatistics();
+  // This thread reports its operations (as db_stress's threads do), so the
+  // open's reads are expected to say kDBOpen.
+  ThreadStatusUtil::RegisterThread(env.get(), ThreadStatus::USER);
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, dir_ + "/db", &raw));
+  std::unique_ptr<DB> db(raw);
+  // The versions the open installed were ranked by keys.
+  EXPECT_GT(options.statistics->getTickerCount(
+                COMPACTION_OVERLAP_BY_KEYS_FROM_FILTER),
+            0u);
+  EXPECT_EQ(LevelOneOrder(db.get()), (std::vector<int>{0, 1}));
+  NewVersion(db.get());
+  EXPECT_EQ(fs->mismatches(), 0);
+  db.reset();
+  ThreadStatusUtil::UnregisterThread();
   ASSERT_OK(DestroyDB(dir_ + "/db", options));
 }
 

@@ -79,7 +79,7 @@ def summarize_run(result, log_path):
                         totals[f][k] = totals[f].get(k, 0) + v
             if f in inv["claims"]:
                 max_key = int(inv.get("context", {}).get("max_key") or 10000)
-                if not made_progress(f, progress, max_key, inv["mix"]):
+                if not made_progress(f, progress, max_key, inv["mix"], act[f]):
                     stalled.add(f)
                 elif claimed.get(f) != "hits":
                     # One invocation that must hit makes the run need hits.

@@ -166,6 +166,24 @@ def test_overlap_by_keys_claimed_only_where_rankings_read_filters():
                    {"craft_min_level": 1}, {"craft_range_filter": 0},
                    {"open_files": 100}, {"compaction_style": 1}):
         assert "overlap_by_keys" not in claims.claims_of(dict(p, **change))
-    # Judged once the invocation compacted.
-    assert not claims.made_progress("overlap_by_keys", {"compact_bytes": 0})
-    assert claims.made_progress("overlap_by_keys", {"compact_bytes": 1})
+
+
+def ranked(compacted, from_filter, whole_file):
+    return claims.made_progress(
+        "overlap_by_keys", {"compact_bytes": compacted}, 10000, None,
+        {"from_filter": from_filter, "whole_file": whole_file})
+
+
+def test_overlap_by_keys_judged_where_rankings_met_straddling_files():
+    # Seed 3201006 (blackbox_batched, invocation #2): CRaFT and the option
+    # on, 85 MB compacted, but dynamic level bytes kept the data in L0 and
+    # the last level: the rankings met 40 straddling files, all written
+    # without filters by the invocation before. Too little to judge.
+    assert not ranked(85300715, 0, 40)
+    # Seed 1 (ctest's crashtest_short, blackbox_simple #3): 2,008
+    # straddling files met, 90 of them counted by keys: judged, and busy.
+    assert ranked(20000000, 90, 1918)
+    # Straddling files met but none counted by keys is judged: idle fails.
+    assert ranked(20000000, 0, 1000)
+    # Nothing compacted: not judged.
+    assert not ranked(0, 0, 5000)
