@@ -31,7 +31,7 @@ struct CraftRangeFilterOptions {
 
   // Suffix bits stored per key after its shortest distinguishing prefix:
   // real key bits (help range queries, 0..56) and hashed key bits (help
-  // point-width ranges, 0..32).
+  // point-width ranges, 0..32), at most 64 together.
   uint32_t real_suffix_bits = 8;
   uint32_t hash_suffix_bits = 0;
 

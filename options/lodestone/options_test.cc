@@ -249,6 +249,24 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
       EXPECT_NE(s.ToString().find(bad.knob), std::string::npos) << s.ToString();
     }
   }
+  {
+    // Each within its range, but one leaf's suffix holds at most 64 bits.
+    CraftRangeFilterOptions craft;
+    craft.real_suffix_bits = 56;
+    craft.hash_suffix_bits = 32;
+    std::shared_ptr<RangeFilterPolicy> policy;
+    Status s = NewCraftRangeFilterPolicy(craft, &policy);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find("real_suffix_bits + hash_suffix_bits"),
+              std::string::npos)
+        << s.ToString();
+    BlockBasedTableOptions table;
+    s = GetBlockBasedTableOptionsFromString(
+        config_, BlockBasedTableOptions(),
+        "range_filter={id=craft;real_suffix_bits=56;hash_suffix_bits=32}",
+        &table);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  }
   DB* raw = nullptr;
   {
     Options bad = options;
@@ -265,7 +283,7 @@ TEST_F(LodestoneOptionsTest, SizesThatCannotBeHonouredAreRefused) {
     CraftRangeFilterOptions craft;
     craft.partition_size = partition_size;
     craft.real_suffix_bits = 56;
-    craft.hash_suffix_bits = 32;
+    craft.hash_suffix_bits = 8;  // Together at most 64.
     craft.range_hash_bits = 58;
     BlockBasedTableOptions table;
     ASSERT_OK(NewCraftRangeFilterPolicy(craft, &table.range_filter));

@@ -101,6 +101,11 @@ CraftRangeFilterPolicy::CraftRangeFilterPolicy(
   RegisterOptions("CraftRangeFilterOptions", &options_, &KnobTypeInfo());
 }
 
+Status CraftRangeFilterPolicy::PrepareOptions(const ConfigOptions& opts) {
+  Status s = Check(options_);
+  return s.ok() ? RangeFilterPolicy::PrepareOptions(opts) : s;
+}
+
 std::unique_ptr<RangeFilterBuilder> CraftRangeFilterPolicy::NewBuilder(
     const RangeFilterBuildContext& context) const {
   if (!writes_filters_) {
@@ -180,6 +185,14 @@ Status CraftRangeFilterPolicy::Check(const CraftRangeFilterOptions& options) {
   Status s = CheckKnob("real_suffix_bits", options.real_suffix_bits);
   if (s.ok()) {
     s = CheckKnob("hash_suffix_bits", options.hash_suffix_bits);
+  }
+  if (s.ok() && options.real_suffix_bits + options.hash_suffix_bits >
+                    LoudsSparseOptions::kMaxSuffixBits) {
+    s = Status::InvalidArgument(
+        "real_suffix_bits + hash_suffix_bits must be at most " +
+        std::to_string(LoudsSparseOptions::kMaxSuffixBits) + ", not " +
+        std::to_string(options.real_suffix_bits) + " + " +
+        std::to_string(options.hash_suffix_bits));
   }
   if (s.ok()) {
     s = CheckKnob("range_hash_bits", options.range_hash_bits);

@@ -36,6 +36,9 @@ class CraftRangeFilterPolicy : public RangeFilterPolicy {
   }
   std::unique_ptr<RangeFilterBuilder> NewBuilder(
       const RangeFilterBuildContext& context) const override;
+  // Check over the knobs an options string set, each of which its parser
+  // checked alone: what only their combination can break.
+  Status PrepareOptions(const ConfigOptions& opts) override;
 
   const CraftRangeFilterOptions& options() const { return options_; }
   bool writes_filters() const { return writes_filters_; }
@@ -47,7 +50,8 @@ class CraftRangeFilterPolicy : public RangeFilterPolicy {
   // policy that writes filters.
   static bool ReadsFilters(const RangeFilterPolicy* policy);
 
-  // InvalidArgument naming the knob that is out of range.
+  // InvalidArgument naming the knob that is out of range, or the two suffix
+  // widths whose sum is.
   static Status Check(const CraftRangeFilterOptions& options);
 
   // Checks one knob by its name in option strings ("partition_size", ...).

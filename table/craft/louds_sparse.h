@@ -27,6 +27,8 @@ struct LoudsSparseOptions {
   // the builder clamps to them.
   static constexpr uint32_t kMaxRealSuffixBits = 56;
   static constexpr uint32_t kMaxHashSuffixBits = 32;
+  // Both together: a leaf's suffix is one field of at most 64 bits.
+  static constexpr uint32_t kMaxSuffixBits = 64;
 
   uint32_t real_suffix_bits = 8;  // 0..kMaxRealSuffixBits
   uint32_t hash_suffix_bits = 0;  // 0..kMaxHashSuffixBits

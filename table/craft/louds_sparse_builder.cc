@@ -65,7 +65,8 @@ LoudsSparseBuilder::LoudsSparseBuilder(const LoudsSparseOptions& options)
   options_.real_suffix_bits =
       std::min(options_.real_suffix_bits, kLoudsSparseMaxRealBits);
   options_.hash_suffix_bits =
-      std::min(options_.hash_suffix_bits, kLoudsSparseMaxHashBits);
+      std::min({options_.hash_suffix_bits, kLoudsSparseMaxHashBits,
+                kLoudsSparseMaxSuffixBits - options_.real_suffix_bits});
   if (!options_.compact_labels) {
     options_.key_code.reset();  // Format 1 has no key code.
   }

@@ -40,7 +40,8 @@ Status LoudsSparse::DecodeHeader(Slice* in, Header* h) {
   h->hash_bits = static_cast<uint8_t>((*in)[3]);
   if ((h->flags & ~kLoudsSparseFlagEmptyKey) != 0 ||
       h->real_bits > kLoudsSparseMaxRealBits ||
-      h->hash_bits > kLoudsSparseMaxHashBits) {
+      h->hash_bits > kLoudsSparseMaxHashBits ||
+      h->real_bits + h->hash_bits > kLoudsSparseMaxSuffixBits) {
     return CorruptPartition("bad flags or suffix widths");
   }
   in->remove_prefix(4);

@@ -21,5 +21,8 @@ constexpr uint32_t kLoudsSparseMaxRealBits =
     LoudsSparseOptions::kMaxRealSuffixBits;
 constexpr uint32_t kLoudsSparseMaxHashBits =
     LoudsSparseOptions::kMaxHashSuffixBits;
+// A leaf's real and hash suffixes together fill at most one 64-bit field.
+constexpr uint32_t kLoudsSparseMaxSuffixBits =
+    LoudsSparseOptions::kMaxSuffixBits;
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -317,6 +317,36 @@ TEST(LoudsSparseTest, CodedTextKeysAreSmallerAndSharper) {
 
 // SuRF bug (a): a seek into a node that starts with the terminator when the
 // seek byte is absent ran into the next node.
+// Regression (UBSAN, lodestone_options_test): real and hash suffixes wider
+// than 64 bits together (56 + 32, each at its maximum) were packed into one
+// 64-bit word per leaf, shifting by 64 and spilling into the next leaf's
+// suffix. A builder keeps the two within 64 bits (the hash gives way), and a
+// block that says otherwise is refused.
+TEST(LoudsSparseTest, SuffixesWiderThanAWordKeepEveryKey) {
+  std::mt19937_64 rng(64);
+  std::set<std::string> keys;
+  while (keys.size() < 300) {
+    std::string k;
+    for (int i = 0; i < 12; ++i) k.push_back(static_cast<char>(rng()));
+    keys.insert(k);
+  }
+  std::string block;
+  const LoudsSparse trie = Build(keys, {56, 32}, &block);
+  for (const std::string& k : keys) {
+    ASSERT_TRUE(trie.KeyMayExist(k)) << Slice(k).ToString(true);
+    ASSERT_TRUE(trie.RangeMayExist(k, k + std::string(1, '\0')))
+        << Slice(k).ToString(true);
+  }
+  // The header's widths (bytes 2 and 3): 56 and 8 as written; 56 and 32
+  // from an older builder are refused.
+  ASSERT_GE(block.size(), 4u);
+  EXPECT_EQ(static_cast<uint8_t>(block[2]), 56);
+  EXPECT_EQ(static_cast<uint8_t>(block[3]), 8);
+  block[3] = 32;
+  LoudsSparse refused;
+  EXPECT_TRUE(LoudsSparse::Decode(block, &refused).IsCorruption());
+}
+
 TEST(LoudsSparseTest, SurfTerminatorSeekRegression) {
   std::set<std::string> keys = {"mart",  "marta",  "marte", "marti",
                                 "martl", "martyr", "mb"};

@@ -46,6 +46,11 @@ Status RangeFilterPolicy::CreateFromString(
   if (s.ok() && policy == nullptr && !value.empty() && value != "nullptr") {
     s = Status::NotSupported("no range filter policy named in", value);
   }
+  // What only a combination of knobs can break is the policy's to say
+  // (PrepareOptions), which nested parsing may leave uncalled.
+  if (s.ok() && policy != nullptr) {
+    s = policy->PrepareOptions(config_options);
+  }
   if (!s.ok()) {
     return s.IsInvalidArgument()
                ? s
