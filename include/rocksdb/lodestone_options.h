@@ -71,11 +71,11 @@ struct LodestoneColumnFamilyOptions {
   // a next-level file that straddles an end of the range whole. With this
   // option such a file counts by the share of its keys inside the range,
   // from its CRaFT metadata (table_options.range_filter); a file without
-  // one still counts whole. Cost: ranking a new version reads the metadata
-  // block of each straddling next-level file whose table reader has not
-  // read it yet (once per table reader, as a bounded seek would), outside
-  // the DB mutex; never opens a file. Leveled compaction only. Default
-  // false: upstream's ranking.
+  // one still counts whole. Cost: preparing a new version reads the
+  // metadata block of each file below L0 whose table reader has not read it
+  // yet (once per table reader, as a bounded seek would), with the
+  // version's read options and outside the DB mutex; never opens a file.
+  // Leveled compaction only. Default false: upstream's ranking.
   bool compaction_overlap_by_keys = false;
 };
 
