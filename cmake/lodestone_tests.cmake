@@ -124,7 +124,8 @@ lodestone_gtest(craft_filter_test
 # Every bit flip of a filter read without checksums: refused, harmless, or
 # (rarely, and counted) hiding keys.
 lodestone_gtest(craft_damage_test
-  SOURCES ${LODESTONE_ROOT}/table/craft/craft_damage_test.cc)
+  SOURCES ${LODESTONE_ROOT}/table/craft/craft_damage_test.cc
+          ${LODESTONE_ROOT}/table/craft/craft_test_filters.cc)
 # The range hash of format 4 partitions (no false negatives, correlated
 # ranges, damaged sections).
 lodestone_gtest(range_hash_test
@@ -155,3 +156,35 @@ lodestone_gtest(fault_injection_drop_test
 # tools/ldb_commands: our ldb commands.
 lodestone_gtest(ldb_commands_test
   SOURCES ${LODESTONE_ROOT}/tools/ldb_commands/ldb_commands_test.cc)
+
+# Fuzz targets, one per decoder Lodestone adds, in one driver
+# (tests/fuzz/fuzz_target.h). The test command runs each for a few seconds
+# from fixed seeds; docs/testing.md has the long runs.
+add_executable(lodestone_fuzz
+  ${LODESTONE_ROOT}/tests/fuzz/fuzz_driver.cc
+  ${LODESTONE_ROOT}/tests/fuzz/fuzz_mutator.cc
+  ${LODESTONE_ROOT}/table/craft/craft_test_filters.cc
+  ${LODESTONE_ROOT}/table/craft/craft_partition_fuzz.cc
+  ${LODESTONE_ROOT}/table/craft/craft_filter_fuzz.cc
+  ${LODESTONE_ROOT}/table/craft/range_hash_fuzz.cc
+  ${LODESTONE_ROOT}/table/craft/order_preserving_code_fuzz.cc
+  ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_stats_fuzz.cc
+  ${LODESTONE_ROOT}/db/initial_put/initial_put_wal_fuzz.cc
+  ${LODESTONE_ROOT}/cache/location/location_descriptor_fuzz.cc
+  ${LODESTONE_ROOT}/tests/fuzz/planted_fuzz.cc)
+target_link_libraries(lodestone_fuzz rocksdb)
+add_dependencies(lodestone_check_deps lodestone_fuzz)
+add_dependencies(lodestone_own_tests lodestone_fuzz)
+add_test(NAME lodestone.fuzz
+  COMMAND lodestone_fuzz --target=all --seconds=70 --seed=1
+          --crash_dir=${CMAKE_BINARY_DIR})
+set_tests_properties(lodestone.fuzz PROPERTIES
+  LABELS "lodestone;gtest;fuzz" TIMEOUT 300)
+# The driver finds a planted defect, names it and saves its input.
+add_test(NAME lodestone.fuzz_planted
+  COMMAND bash ${LODESTONE_ROOT}/tests/fuzz/expect_failure.sh
+          "invariant broken: a length field is checked"
+          $<TARGET_FILE:lodestone_fuzz> --target=planted_trusted_length
+          --seconds=10 --crash_dir=${CMAKE_BINARY_DIR})
+set_tests_properties(lodestone.fuzz_planted PROPERTIES
+  LABELS "lodestone;gtest;fuzz" TIMEOUT 60)

@@ -12,62 +12,20 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <random>
 #include <set>
 
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 #include "table/block_based/filter_policy_internal.h"
 #include "table/craft/craft_filter.h"
+#include "table/craft/craft_test_filters.h"
 #include "test_util/testharness.h"
 
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
-constexpr uint64_t kTrailer = 5;  // As BlockBasedTable's block trailer.
-
-// A filter laid out as the table writer stores it: partitions back to back,
-// each followed by a trailer, then the metadata block.
-struct StoredFilter {
-  std::string bytes;
-  std::vector<std::pair<uint64_t, uint64_t>> partitions;  // offset, size
-  uint64_t metadata_offset = 0;
-  uint64_t metadata_size = 0;
-  CraftTableLayout layout;
-};
-
-StoredFilter Store(const std::set<std::string>& keys,
-                   const CraftFilterOptions& options) {
-  CraftFilterBuilder builder(options);
-  uint32_t i = 0;
-  for (const std::string& k : keys) {
-    builder.Add(k, i++ / 8);
-  }
-  std::vector<std::string> partitions;
-  std::vector<CraftPartitionInfo> infos;
-  std::string last_key;
-  builder.Finish(&partitions, &infos, &last_key);
-  StoredFilter f;
-  for (size_t p = 0; p < partitions.size(); ++p) {
-    infos[p].offset = f.bytes.size();
-    infos[p].size = partitions[p].size();
-    f.partitions.emplace_back(infos[p].offset, infos[p].size);
-    f.bytes += partitions[p];
-    f.bytes.append(kTrailer, '\0');
-  }
-  std::string metadata;
-  CraftMetadata::Encode(infos, last_key, &metadata);
-  f.metadata_offset = f.bytes.size();
-  f.metadata_size = metadata.size();
-  f.bytes += metadata;
-  f.bytes.append(kTrailer, '\0');
-  f.layout.metadata_offset = f.metadata_offset;
-  f.layout.block_trailer_size = kTrailer;
-  f.layout.num_data_blocks = (keys.size() + 7) / 8;
-  f.layout.num_entries = keys.size();
-  return f;
-}
+using StoredFilter = StoredCraftFilter;
 
 // The block at [offset, offset + size) of `bytes`, or false past its end
 // (a read error for the table reader).
@@ -188,55 +146,12 @@ double BloomShareHidingKeys(const std::set<std::string>& keys) {
   return static_cast<double>(hidden) / static_cast<double>(copies);
 }
 
-std::string FixedWidthKey(uint64_t v) {
-  std::string k(8, '\0');
-  for (int b = 0; b < 8; ++b) {
-    k[b] = static_cast<char>(v >> (56 - 8 * b));
-  }
-  return k;
-}
-
-struct Case {
-  const char* name;
-  std::set<std::string> keys;
-  CraftFilterOptions options;
-  uint8_t expected_version;  // Of the first partition.
-};
-
-std::vector<Case> Cases() {
-  std::mt19937_64 rng(2401);
-  std::set<std::string> binary, text;
-  while (binary.size() < 400) {
-    binary.insert(FixedWidthKey(rng() >> 20));
-  }
-  static const char* kWords[] = {"alpha", "bravo",   "charlie", "delta",
-                                 "echo",  "foxtrot", "golf",    "hotel"};
-  while (text.size() < 400) {
-    text.insert(std::string("user:") + kWords[rng() % 8] + "." +
-                kWords[rng() % 8] + "@" + std::to_string(rng() % 1000));
-  }
-  std::vector<Case> cases(4);
-  cases[0] = {"format 1 (a byte per label)", binary, {}, 1};
-  cases[0].options.trie.compact_labels = false;
-  cases[0].options.key_coding = false;
-  cases[1] = {"format 2 (per-level label codes)", binary, {}, 2};
-  cases[1].options.key_coding = false;
-  cases[2] = {"format 3 (coded keys)", text, {}, 3};
-  cases[3] = {"format 4 (with a range hash)", binary, {}, 4};
-  cases[3].options.range_hash_bits = 14;
-  for (Case& c : cases) {
-    c.options.partition_size = 256;
-    c.options.trie.real_suffix_bits = 4;
-  }
-  return cases;
-}
-
 }  // namespace
 
 TEST(CraftDamageTest, FlipsHideKeysNoMoreOftenThanInABloomFilter) {
-  for (const Case& c : Cases()) {
+  for (const CraftFormatCase& c : CraftFormatCases()) {
     SCOPED_TRACE(c.name);
-    const StoredFilter f = Store(c.keys, c.options);
+    const StoredFilter f = StoreCraftFilter(c.keys, c.options);
     ASSERT_GT(f.partitions.size(), 2u);
     ASSERT_EQ(static_cast<uint8_t>(f.bytes[0]), c.expected_version);
     const Counts counts = FlipEveryBit(f, c.keys);
@@ -263,8 +178,8 @@ TEST(CraftDamageTest, FlipsHideKeysNoMoreOftenThanInABloomFilter) {
 
 // Refusals the layout alone decides, one damage each.
 TEST(CraftDamageTest, MetadataMustMatchTheTable) {
-  const Case c = Cases()[1];
-  const StoredFilter f = Store(c.keys, c.options);
+  const CraftFormatCase c = CraftFormatCases()[1];
+  const StoredFilter f = StoreCraftFilter(c.keys, c.options);
   CraftMetadata metadata;
   const Slice block(f.bytes.data() + f.metadata_offset, f.metadata_size);
   ASSERT_OK(CraftMetadata::Decode(block, f.layout, &metadata));
