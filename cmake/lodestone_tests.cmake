@@ -188,3 +188,11 @@ add_test(NAME lodestone.fuzz_planted
           --seconds=10 --crash_dir=${CMAKE_BINARY_DIR})
 set_tests_properties(lodestone.fuzz_planted PROPERTIES
   LABELS "lodestone;gtest;fuzz" TIMEOUT 60)
+
+# The format compatibility matrix: DBs written by stock 9.10.0 (committed),
+# by every Lodestone format (live and committed), read every way
+# (docs/compatibility.md).
+lodestone_gtest(compat_matrix_test
+  SOURCES ${LODESTONE_ROOT}/tests/compat/compat_matrix_test.cc)
+target_compile_definitions(compat_matrix_test PRIVATE
+  LODESTONE_COMPAT_FIXTURES="${LODESTONE_ROOT}/tests/compat/fixtures")
