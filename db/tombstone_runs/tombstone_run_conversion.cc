@@ -57,6 +57,7 @@
 #include "db/tombstone_runs/tombstone_run_tracker.h"
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/comparator.h"
+#include "test_util/lodestone/planted_bugs.h"
 #include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -196,9 +197,14 @@ Outcome AddToMutableMemtable(const DBImpl* db, ColumnFamilyData* cfd,
     }
   }
   MemTablePostProcessInfo info;
+  std::string past_the_run;
+  if (PlantedBugActive(PlantedBug::kTombstoneRunConversionPastTheRun)) {
+    past_the_run = end.ToString() + '\xff';
+  }
   // The concurrent insert path accepts a sequence number below the
   // memtable's newest; we are its only writer either way.
-  Status s = mem->Add(seq, kTypeRangeDeletion, start, end,
+  Status s = mem->Add(seq, kTypeRangeDeletion, start,
+                      past_the_run.empty() ? end : Slice(past_the_run),
                       /*kv_prot_info=*/nullptr, /*allow_concurrent=*/true,
                       &info, /*hint=*/nullptr);
   if (!s.ok()) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "table/craft/craft_filter.h"
+#include "test_util/lodestone/planted_bugs.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -23,6 +24,10 @@ bool CraftFilterReader::RangeMayExist(const Slice& lo, const Slice& hi,
   }
   if (p < 0 && !confirm_first_keys_) {
     return false;  // lo sorts before every key and the first key is >= hi.
+  }
+  if (PlantedBugActive(PlantedBug::kCraftRangeFilterFalseNegative) &&
+      p % 2 == 1) {
+    return false;
   }
   // Before every key, with confirm_first_keys_, the first partition's trie
   // answers instead of its first key alone.

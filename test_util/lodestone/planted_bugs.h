@@ -28,6 +28,14 @@ enum class PlantedBug : uint32_t {
   // Version's range tombstones, so a Get can be served a key that a flushed
   // DeleteRange covers.
   kLocationCacheIgnoreRangeTombstones = 2,
+  // table/craft/craft_filter_reader.cc: a range that starts inside an
+  // odd-numbered partition and ends before the next one is answered empty
+  // without asking the trie, so a bounded scan misses its keys.
+  kCraftRangeFilterFalseNegative = 3,
+  // db/tombstone_runs/tombstone_run_conversion.cc: the range tombstone of a
+  // converted run reaches past its end, over the live key that ended the
+  // run.
+  kTombstoneRunConversionPastTheRun = 4,
 };
 
 #ifndef NDEBUG

@@ -63,6 +63,10 @@ void PlantBugs() {
       PlantBug(PlantedBug::kInitialPutPruneAcrossSnapshot);
     } else if (name == "location_cache_ignore_range_tombstones") {
       PlantBug(PlantedBug::kLocationCacheIgnoreRangeTombstones);
+    } else if (name == "craft_range_filter_false_negative") {
+      PlantBug(PlantedBug::kCraftRangeFilterFalseNegative);
+    } else if (name == "tombstone_run_conversion_past_the_run") {
+      PlantBug(PlantedBug::kTombstoneRunConversionPastTheRun);
     } else {
       BadFlag("--lodestone_plant_bug: unknown bug " + name);
     }
