@@ -46,6 +46,20 @@ def recovery_diagnosis(rundir, log_path):
     return None
 
 
+def never_judged(enabled, claimed_per_run):
+    """Failures for the features a whole crash test enabled but never judged.
+
+    `enabled` maps a feature to the invocations that enabled it; each
+    element of `claimed_per_run` is one configuration's `claimed` (the
+    features it judged). An invocation too idle to judge a feature passes
+    it, so without this a feature could pass every run unseen."""
+    return ["%s: enabled in %d invocation(s) but never judged over the run "
+            "(too little progress in each): run longer, or busier parameters "
+            "for it" % (f, enabled[f])
+            for f in FEATURES
+            if f in enabled and not any(f in c for c in claimed_per_run)]
+
+
 def summarize_run(result, log_path):
     """Prints the run's activity and returns a list of failure reasons."""
     failures = []

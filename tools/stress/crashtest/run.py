@@ -11,7 +11,7 @@ import time
 
 from .activity import feature_line
 from .claims import FEATURES
-from .judge import recovery_diagnosis, summarize_run
+from .judge import never_judged, recovery_diagnosis, summarize_run
 from .options import CONFIGS, PRESETS, WHITEBOX_FINISH_SECONDS
 from .paths import ROOT, SCRIPT, default_stress_cmd, default_upstream_dir
 
@@ -36,6 +36,7 @@ def run_main(a):
     all_failures = []
     summary = []
     seen = {}
+    enabled = {}  # feature -> invocations that enabled it, over the run
     for i, c in enumerate(configs):
         # A run's seed follows from the seed and its configuration alone, so
         # `--configs <c> --seed <seed>` repeats it.
@@ -104,6 +105,9 @@ def run_main(a):
         all_failures += failures
         summary.append((c, seed, elapsed, len(result["invocations"]),
                         not failures, claimed, totals))
+        for inv in result["invocations"]:
+            for f in inv["claims"]:
+                enabled[f] = enabled.get(f, 0) + 1
 
     print("\n== summary (seed %d)" % a.seed)
     print("%-24s %10s %6s %5s %s" % ("config", "run seed", "secs", "invs", "result"))
@@ -119,6 +123,7 @@ def run_main(a):
                 for k, v in s[6][f].items():
                     agg[k] = agg.get(k, 0) + v
         print("  lodestone: %-20s runs=%d %s" % (f, n, feature_line(f, {f: agg}) if n else ""))
+    all_failures += never_judged(enabled, [s[5] for s in summary])
     if all_failures:
         print("\nFAILURES:")
         for f in all_failures:

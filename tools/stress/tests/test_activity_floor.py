@@ -8,6 +8,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from crashtest import claims  # noqa: E402
+from crashtest.judge import never_judged  # noqa: E402
 
 
 def judged(feature, mix, written):
@@ -187,3 +188,16 @@ def test_overlap_by_keys_judged_where_rankings_met_straddling_files():
     assert ranked(20000000, 0, 1000)
     # Nothing compacted: not judged.
     assert not ranked(0, 0, 5000)
+
+
+def test_a_feature_never_judged_fails_the_run():
+    # craft judged in the second configuration, location_cache enabled
+    # twice but too idle to judge each time.
+    enabled = {"craft": 3, "location_cache": 2}
+    claimed = [{}, {"craft": "checked"}]
+    failures = never_judged(enabled, claimed)
+    assert len(failures) == 1
+    assert failures[0].startswith("location_cache: enabled in 2 invocation(s)")
+    # Judged once anywhere is enough; not enabled is no failure.
+    assert never_judged({"craft": 1}, [{"craft": "checked"}]) == []
+    assert never_judged({}, [{}]) == []
