@@ -33,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from lodestone_bench import (archive, markdown, plots, runner, scale,  # noqa: E402
+from lodestone_bench import (archive, found, markdown, plots, runner, scale,  # noqa: E402
                              summary, tables)
 from lodestone_bench.scenario import (ScenarioError, list_scenarios,  # noqa: E402
                                       base_name, load_scenario, scaled)
@@ -100,6 +100,16 @@ def run_one(scenario, args, out_dir):
         "runs": runs,
     }
     write_outputs(results, out_dir)
+    # Variants that disagree on what they found fail the run, unarchived.
+    exempt = {s["name"]: s["found_differs"] for s in scenario["steps"]
+              if s.get("found_differs")}
+    failures, compared = found.compare_found(runs, exempt)
+    print("found: %d read results compared across variants%s" % (
+        compared, "".join("; step %s not compared: %s" % kv
+                          for kv in sorted(exempt.items()))))
+    if failures:
+        raise runner.BenchError("variants found different keys:\n  " +
+                                "\n  ".join(failures))
     if args.archive:
         report_archived(archive.archive(results, out_dir, ARCHIVE_ROOT))
     return results
