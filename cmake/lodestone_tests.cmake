@@ -180,6 +180,13 @@ add_test(NAME lodestone.fuzz
           --crash_dir=${CMAKE_BINARY_DIR})
 set_tests_properties(lodestone.fuzz PROPERTIES
   LABELS "lodestone;gtest;fuzz" TIMEOUT 300)
+# Every input a fuzzer once failed on, replayed: tests/fuzz/regressions/
+# <target>/*.input.
+add_test(NAME lodestone.fuzz_regressions
+  COMMAND bash ${LODESTONE_ROOT}/tests/fuzz/replay_regressions.sh
+          $<TARGET_FILE:lodestone_fuzz>)
+set_tests_properties(lodestone.fuzz_regressions PROPERTIES
+  LABELS "lodestone;gtest;fuzz" TIMEOUT 120)
 # The driver finds a planted defect, names it and saves its input.
 add_test(NAME lodestone.fuzz_planted
   COMMAND bash ${LODESTONE_ROOT}/tests/fuzz/expect_failure.sh

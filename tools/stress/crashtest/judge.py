@@ -93,7 +93,12 @@ def summarize_run(result, log_path):
                         totals[f][k] = totals[f].get(k, 0) + v
             if f in inv["claims"]:
                 max_key = int(inv.get("context", {}).get("max_key") or 10000)
-                if not made_progress(f, progress, max_key, inv["mix"], act[f]):
+                # The floor excuses an idle feature, never hides a busy one:
+                # an invocation whose proof metric moved is judged (busy)
+                # however little else its DB did.
+                busy = metric(f, inv["claims"][f], act[f]) > 0
+                if not busy and not made_progress(f, progress, max_key,
+                                                  inv["mix"], act[f]):
                     stalled.add(f)
                 elif claimed.get(f) != "hits":
                     # One invocation that must hit makes the run need hits.

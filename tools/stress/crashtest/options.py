@@ -133,10 +133,21 @@ CONFIGS = {
     "whitebox_faults": dict(
         test_type="whitebox", flags=["--simple"], fixed={}, forced=FAULTS,
         about="kill points with write, read and metadata faults"),
+    # Appended: a configuration's index is part of its run seeds.
+    # Write and metadata faults without read faults: the faulted run in
+    # which the delete-persistence deadline stays on (sanitize.py turns it
+    # off under read faults).
+    "blackbox_write_faults": dict(
+        test_type="blackbox", flags=["--simple"], fixed={},
+        forced=dict(FAULTS, read_fault_one_in=0, open_read_fault_one_in=0),
+        about="kill -9 with write and metadata faults and unsynced data loss"),
 }
 
 PRESETS = {
     # The ctest entry: a few minutes, every feature randomized.
-    "ci": ["blackbox_simple", "blackbox_faults", "whitebox_simple"],
+    # Every feature meets faults (with and without read faults: the
+    # deadline runs only without) and transactions.
+    "ci": ["blackbox_write_faults", "blackbox_faults", "blackbox_txn",
+           "whitebox_faults"],
     "all": list(CONFIGS),
 }

@@ -6,7 +6,7 @@ import os
 import sys
 
 from .claims import claims_of
-from .judge import summarize_run
+from .judge import never_judged, summarize_run
 
 
 def _logged_params(cmd):
@@ -39,6 +39,8 @@ def rejudge_main(a):
     its result file.
     """
     failures = []
+    enabled = {}
+    claimed_per_run = []
     results = sorted(glob.glob(os.path.join(a.workdir, "[0-9][0-9]_*.json")))
     if not results:
         sys.exit("no run results in %s" % a.workdir)
@@ -59,9 +61,17 @@ def rejudge_main(a):
             params = _logged_params(cmd)
             inv["claims"] = claims_of(params)
             inv.setdefault("context", {})["open_files"] = params.get("open_files")
-        run_failures, _, _ = summarize_run(result, log_path)
+        run_failures, claimed, _ = summarize_run(result, log_path)
+        claimed_per_run.append(claimed)
+        for inv in result["invocations"]:
+            for f in inv["claims"]:
+                enabled[f] = enabled.get(f, 0) + 1
         failures += run_failures
         print("   %s" % ("FAILED: " + "; ".join(run_failures)
                           if run_failures else "passed"))
+    whole_run = never_judged(enabled, claimed_per_run)
+    for f in whole_run:
+        print("   FAILED: " + f)
+    failures += whole_run
     print("%d runs, %d failures" % (len(results), len(failures)))
     return 1 if failures else 0

@@ -8,7 +8,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from crashtest import claims  # noqa: E402
-from crashtest.judge import never_judged  # noqa: E402
+from crashtest.judge import never_judged, summarize_run  # noqa: E402
 
 
 def judged(feature, mix, written):
@@ -201,3 +201,24 @@ def test_a_feature_never_judged_fails_the_run():
     # Judged once anywhere is enough; not enabled is no failure.
     assert never_judged({"craft": 1}, [{"craft": "checked"}]) == []
     assert never_judged({}, [{}]) == []
+
+
+def test_a_busy_feature_is_judged_below_the_floor():
+    # Seed 1008 (whitebox_simple): 16,573 keys written, under the contract's
+    # 30,000-key floor, yet 1,060 violations refused: judged, and busy.
+    inv = {"n": 1, "rc": 0, "seconds": 20, "mix": "delete_heavy",
+           "verification_only": False, "kill_random_test": False,
+           "killed": False, "claims": {"initial_put_contract": "refused"},
+           "context": {"max_key": 10000},
+           "activity": {"progress": {"keys_written": 16573},
+                        "initial_put_contract": {"refused": 1060}}}
+    result = {"config": "whitebox_simple", "seed": 1008, "rc": 0,
+              "invocations": [inv]}
+    failures, claimed, _ = summarize_run(result, "log")
+    assert failures == [] and "initial_put_contract" in claimed
+    # The same invocation with nothing refused is below the floor: not
+    # judged, so the whole run fails it unless another run judges it.
+    inv["activity"]["initial_put_contract"] = {"refused": 0}
+    failures, claimed, _ = summarize_run(result, "log")
+    assert failures == [] and "initial_put_contract" not in claimed
+    assert len(never_judged({"initial_put_contract": 1}, [claimed])) == 1
