@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <random>
 
 #include "rocksdb/env.h"
@@ -110,6 +111,26 @@ Status DbUnderTest::Open(bool destroy) {
   return s;
 }
 
+Status DbUnderTest::CrashReopen() {
+  // Paused, no flush or compaction is half way through a file, and none
+  // runs while the files are copied; writes, initial-put chains and
+  // conversions already in the memtables stay there.
+  Status s = db_->PauseBackgroundWork();
+  if (!s.ok()) return s;
+  const std::string image = path_ + ".crash";
+  std::error_code ec;
+  std::filesystem::remove_all(image, ec);
+  std::filesystem::copy(path_, image, ec);
+  s = db_->ContinueBackgroundWork();
+  Close();  // The copy is the DB now; what Close writes is lost.
+  if (ec) return Status::IOError("crash image", ec.message());
+  std::filesystem::remove_all(path_, ec);
+  std::filesystem::rename(image, path_, ec);
+  if (ec) return Status::IOError("crash image", ec.message());
+  if (!s.ok()) return s;
+  return Open(/*destroy=*/false);
+}
+
 void DbUnderTest::Close() {
   for (auto& snap : snapshots_) {
     if (snap != nullptr && db_ != nullptr) db_->ReleaseSnapshot(snap);
@@ -204,6 +225,10 @@ Status DbUnderTest::Apply(const Op& op) {
       std::unique_lock<std::shared_mutex> l(db_mu_);
       Close();
       return Open(/*destroy=*/false);
+    }
+    case OpKind::kCrashReopen: {
+      std::unique_lock<std::shared_mutex> l(db_mu_);
+      return CrashReopen();
     }
     default:
       return Status::OK();

@@ -34,6 +34,10 @@ class DbUnderTest {
   ROCKSDB_NAMESPACE::Status Open(bool destroy);
   // Releases the op stream's snapshots and closes the DB.
   void Close();
+  // kCrashReopen: reopens from a copy of the files taken while the DB was
+  // open (background work paused), as a crash leaves them.
+  // REQUIRES: db_mu_ held exclusively.
+  ROCKSDB_NAMESPACE::Status CrashReopen();
   void Destroy();
 
   // The concurrent writer (OptionSet::concurrent_writer): keys between the

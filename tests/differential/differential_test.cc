@@ -116,6 +116,33 @@ TEST(OpsTest, GeneratorIsDeterministic) {
     EXPECT_EQ(FormatOp(a[i]), FormatOp(b[i]));
 }
 
+// The fixed seeds' streams reopen from crash images, with writes and
+// initial puts before them that no flush has put into a table.
+TEST(OpsTest, FixedSeedsReopenFromCrashImages) {
+  int crash_reopens = 0, unflushed_before = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    GeneratorOptions g;
+    g.seed = seed;
+    g.num_ops = 2000;
+    g.mix.put_initial = 4;
+    bool unflushed = false;
+    for (const Op& op : GenerateOps(g)) {
+      if (op.kind == OpKind::kCrashReopen) {
+        ++crash_reopens;
+        unflushed_before += unflushed;
+      }
+      if (op.kind == OpKind::kFlush || op.kind == OpKind::kReopen ||
+          op.kind == OpKind::kCrashReopen) {
+        unflushed = false;
+      } else if (op.kind == OpKind::kPut || op.kind == OpKind::kPutInitial) {
+        unflushed = true;
+      }
+    }
+  }
+  EXPECT_GE(crash_reopens, 4);
+  EXPECT_GE(unflushed_before, 4);
+}
+
 // ---- The harness on stock option sets ----
 
 // Runs seeds 1..4 of `sets` and hands each passing result to `check`.

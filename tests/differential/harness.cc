@@ -94,6 +94,7 @@ void ApplyToModel(Model* model, const Op& op,
       (*snapshots)[op.snapshot] = -1;
       break;
     case OpKind::kReopen:
+    case OpKind::kCrashReopen:  // Every write was acknowledged into the WAL.
       snapshots->fill(-1);
       break;
     default:

@@ -15,7 +15,7 @@ struct KindName {
   const char* name;
 };
 
-constexpr std::array<KindName, 16> kKindNames = {{
+constexpr std::array<KindName, 17> kKindNames = {{
     {OpKind::kPut, "put"},
     {OpKind::kPutInitial, "put_initial"},
     {OpKind::kMerge, "merge"},
@@ -32,6 +32,7 @@ constexpr std::array<KindName, 16> kKindNames = {{
     {OpKind::kCompactFile, "compact_file"},
     {OpKind::kIngest, "ingest"},
     {OpKind::kReopen, "reopen"},
+    {OpKind::kCrashReopen, "crash_reopen"},
 }};
 
 // Fields are space-separated; "~" stands for an empty string. Keys and
@@ -111,8 +112,9 @@ class Generator {
 
   bool Next(Op* op) {
     const OpMix& m = options_.mix;
-    if (m.reopen > 0 && static_cast<int>(Uniform(1000)) < m.reopen) {
-      op->kind = OpKind::kReopen;
+    const int reopen = static_cast<int>(Uniform(1000));
+    if (reopen < m.reopen + m.crash_reopen) {
+      op->kind = reopen < m.reopen ? OpKind::kReopen : OpKind::kCrashReopen;
       snapshot_live_.fill(false);
       return true;
     }
@@ -236,6 +238,7 @@ class Generator {
         return true;
       }
       case OpKind::kReopen:
+      case OpKind::kCrashReopen:
         return false;  // Drawn above.
     }
     return false;

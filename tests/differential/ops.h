@@ -32,6 +32,9 @@ enum class OpKind {
   kCompactFile,
   kIngest,  // An external SST file of a few Puts and Deletes.
   kReopen,
+  // Reopen from what a crash leaves: the files as they stand (the WAL
+  // unflushed into tables), taken with background work paused.
+  kCrashReopen,
 };
 
 constexpr int kSnapshotSlots = 4;
@@ -77,7 +80,8 @@ struct OpMix {
   int compact_range = 1;
   int compact_file = 1;
   int ingest = 1;
-  int reopen = 1;  // Per mille of ops, not a weight (reopens are slow).
+  int reopen = 1;        // Per mille of ops, not a weight (reopens are slow).
+  int crash_reopen = 2;  // Per mille too.
 };
 
 struct GeneratorOptions {
