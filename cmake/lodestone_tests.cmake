@@ -171,7 +171,7 @@ add_executable(lodestone_fuzz
   ${LODESTONE_ROOT}/db/tombstone_compaction/tombstone_stats_fuzz.cc
   ${LODESTONE_ROOT}/db/initial_put/initial_put_wal_fuzz.cc
   ${LODESTONE_ROOT}/cache/location/location_descriptor_fuzz.cc
-  ${LODESTONE_ROOT}/tests/fuzz/table_damage_fuzz.cc
+  ${LODESTONE_ROOT}/table/craft/craft_table_damage_fuzz.cc
   ${LODESTONE_ROOT}/tests/fuzz/planted_fuzz.cc)
 target_link_libraries(lodestone_fuzz rocksdb)
 add_dependencies(lodestone_check_deps lodestone_fuzz)

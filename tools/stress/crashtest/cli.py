@@ -44,6 +44,9 @@ def main():
     r.add_argument("--set", action="append", metavar="PARAM=VALUE",
                    help="force a db_stress parameter in every invocation "
                         "(after all sanitizing; for reproductions)")
+    r.add_argument("--no_top_up", action="store_true",
+                   help="no extra run for a feature the configurations "
+                        "enabled but never judged (the run then fails)")
     p = sub.add_parser("planted", help="show that a planted bug is caught")
     p.add_argument("--bug", required=True, choices=sorted(PLANTED))
     p.add_argument("--seed", type=int, default=1)

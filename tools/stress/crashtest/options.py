@@ -151,3 +151,41 @@ PRESETS = {
            "whitebox_faults"],
     "all": list(CONFIGS),
 }
+
+# Settings under which one blackbox_simple run makes each feature busy: the
+# top-up a crash test runs for a feature that it enabled but never judged
+# (run.py). Each makes claims_of claim the feature, with a mix that feeds
+# it.
+_BUSY_COMMON = {"user_timestamp_size": 0, "use_txn": 0, "compaction_style": 0,
+                "prefix_size": -1, "prefixpercent": 0, "delrangepercent": 0}
+TOP_UP = {
+    "location_cache": dict(_BUSY_COMMON, location_cache="8M", readpercent=60,
+                           writepercent=30, delpercent=5, iterpercent=5,
+                           use_multiget=0, use_multi_get_entity=0,
+                           use_put_entity_one_in=0, use_merge=0,
+                           use_timed_put_one_in=0, test_batches_snapshots=0),
+    "craft": dict(_BUSY_COMMON, craft_range_filter=1, craft_min_level=0,
+                  lodestone_short_bounds_one_in=2, readpercent=30,
+                  writepercent=35, delpercent=5, iterpercent=30),
+    "conversion": dict(_BUSY_COMMON, min_tombstones_for_range_conversion=2,
+                       two_write_queues=0, unordered_write=0,
+                       use_sqfc_for_range_queries=0, readpercent=25,
+                       writepercent=30, delpercent=20, iterpercent=25,
+                       max_key=10000),
+    "initial_put": dict(_BUSY_COMMON, put_initial_one_in=2, readpercent=30,
+                        writepercent=45, delpercent=15, iterpercent=10),
+    "initial_put_chains": dict(_BUSY_COMMON, put_initial_one_in=2,
+                               acquire_snapshot_one_in=10000, readpercent=25,
+                               writepercent=30, delpercent=20, iterpercent=25),
+    "initial_put_contract": dict(_BUSY_COMMON, put_initial_one_in=2,
+                                 put_initial_violation_one_in=20,
+                                 verify_initial_puts=1, readpercent=25,
+                                 writepercent=50, delpercent=15, iterpercent=10),
+    "tombstone_picks": dict(_BUSY_COMMON, tombstone_density_trigger=0.25,
+                            readpercent=25, writepercent=30, delpercent=20,
+                            iterpercent=25),
+    "overlap_by_keys": dict(_BUSY_COMMON, compaction_overlap_by_keys=1,
+                            craft_range_filter=1, craft_min_level=0,
+                            compaction_pri=3, open_files=-1, readpercent=30,
+                            writepercent=50, delpercent=10, iterpercent=10),
+}

@@ -12,7 +12,7 @@ import time
 from .activity import feature_line
 from .claims import FEATURES
 from .judge import never_judged, recovery_diagnosis, summarize_run
-from .options import CONFIGS, PRESETS, WHITEBOX_FINISH_SECONDS
+from .options import CONFIGS, PRESETS, TOP_UP, WHITEBOX_FINISH_SECONDS
 from .paths import ROOT, SCRIPT, default_stress_cmd, default_upstream_dir
 
 
@@ -37,18 +37,25 @@ def run_main(a):
     summary = []
     seen = {}
     enabled = {}  # feature -> invocations that enabled it, over the run
-    for i, c in enumerate(configs):
+    # (configuration, run seed, --set settings, seconds, top-up feature)
+    plan = []
+    for c in configs:
         # A run's seed follows from the seed and its configuration alone, so
         # `--configs <c> --seed <seed>` repeats it.
         seen[c] = seen.get(c, -1) + 1
-        seed = a.seed * 1000 + 100 * seen[c] + list(CONFIGS).index(c)
+        plan.append((c, a.seed * 1000 + 100 * seen[c] + list(CONFIGS).index(c),
+                     list(a.set or []), per_run, None))
+    topped_up = set()
+    i = 0
+    while i < len(plan):
+        c, seed, sets, run_seconds, topup = plan[i]
         rundir = os.path.join(workdir, "%02d_%s" % (i, c))
         shutil.rmtree(rundir, ignore_errors=True)
         os.makedirs(rundir)
         log_path = os.path.join(workdir, "%02d_%s.log" % (i, c))
         result_path = os.path.join(workdir, "%02d_%s.json" % (i, c))
-        interval = a.interval or max(min(per_run // 3, 120), 15)
-        deadline = time.time() + per_run + interval + 120
+        interval = a.interval or max(min(run_seconds // 3, 120), 15)
+        deadline = time.time() + run_seconds + interval + 120
         # Past the deadline the child may still verify (upstream's
         # --verify_timeout) or finish a whitebox invocation without kill
         # points.
@@ -56,19 +63,20 @@ def run_main(a):
         if CONFIGS[c]["test_type"] == "whitebox":
             grace = max(grace, WHITEBOX_FINISH_SECONDS)
         cmd = [sys.executable, SCRIPT, "_child",
-               "--config", c, "--seed", str(seed), "--duration", str(per_run),
+               "--config", c, "--seed", str(seed), "--duration", str(run_seconds),
                "--interval", str(interval), "--stress_cmd", stress_cmd,
                "--upstream_dir", upstream_dir, "--workdir", rundir,
                "--result", result_path, "--deadline", str(deadline),
                "--whitebox_ops", str(a.whitebox_ops),
                "--random_kill_odd", str(a.random_kill_odd)]
-        for kv in a.set or []:
+        for kv in sets:
             cmd += ["--set", kv]
-        print("\n== run %d/%d: %s seed=%d %ds (%s)" % (
-            i + 1, len(configs), c, seed, per_run, CONFIGS[c]["about"]))
+        print("\n== run %d/%d: %s seed=%d %ds (%s)%s" % (
+            i + 1, len(plan), c, seed, run_seconds, CONFIGS[c]["about"],
+            "; top-up for %s: %s" % (topup, " ".join(sets)) if topup else ""))
         print("   reproduce: %s run --configs %s --seed %d --duration %d "
               "--interval %d" % (os.path.relpath(SCRIPT, ROOT), c, a.seed,
-                                 per_run, interval))
+                                 run_seconds, interval))
         start = time.time()
         with open(log_path, "w") as log:
             try:
@@ -108,6 +116,22 @@ def run_main(a):
         for inv in result["invocations"]:
             for f in inv["claims"]:
                 enabled[f] = enabled.get(f, 0) + 1
+        i += 1
+        if i == len(plan) and not a.no_top_up:
+            # Size the run so that every feature it enabled is judged: one
+            # more run, without faults and with the feature's busy settings,
+            # for each feature no run judged (at most once each).
+            judged = [s[5] for s in summary]
+            for f in FEATURES:
+                if f in enabled and f not in topped_up and \
+                        not any(f in cl for cl in judged):
+                    topped_up.add(f)
+                    plan.append((
+                        "blackbox_simple",
+                        a.seed * 1000 + 900 + FEATURES.index(f),
+                        list(a.set or []) + ["%s=%s" % kv for kv in
+                                             sorted(TOP_UP[f].items())],
+                        max(per_run, 60), f))
 
     print("\n== summary (seed %d)" % a.seed)
     print("%-24s %10s %6s %5s %s" % ("config", "run seed", "secs", "invs", "result"))

@@ -1,4 +1,4 @@
-// Fuzz target table_damage: tables written by Lodestone without checksums
+// Fuzz target craft_table_damage: tables written by Lodestone without checksums
 // (checksum=kNoChecksum: nothing vouches for any byte) whose CRaFT filter
 // blocks (partitions and metadata) are damaged by byte flips, and which may
 // be truncated, read as a user would: opened, scanned whole both ways,
@@ -263,6 +263,6 @@ bool Run(const Slice& input) {
 
 }  // namespace
 
-LODESTONE_FUZZ_TARGET(table_damage, Seeds, Run);
+LODESTONE_FUZZ_TARGET(craft_table_damage, Seeds, Run);
 
 }  // namespace ROCKSDB_NAMESPACE
