@@ -254,12 +254,35 @@ class QueueWorkload {
     ro.iterate_upper_bound = &upper_slice;
     std::unique_ptr<Iterator> it(t_->db->NewIterator(ro));
     std::vector<std::string> taken;
+    Status s;
     for (it->Seek(lower); it->Valid() && taken.size() < FLAGS_queue_batch;
          it->Next()) {
       taken.push_back(it->key().ToString());
+      if (it->value() != value_) {
+        s = Status::Corruption("queue: a dequeued item's value changed",
+                               it->key().ToString(/*hex=*/true));
+        break;
+      }
     }
-    Status s = it->status();
+    if (s.ok()) s = it->status();
     it.reset();
+    // This thread alone writes queue q: what it reads is exactly the queue's
+    // oldest items, in order, as many as are queued (up to K). A variant
+    // that lost items, or brought deleted ones back, fails the run here.
+    const uint64_t queued = tail_[q] - head_[q];
+    if (s.ok() &&
+        taken.size() != std::min<uint64_t>(queued, FLAGS_queue_batch)) {
+      s = Status::Corruption("queue: dequeued " + std::to_string(taken.size()) +
+                             " items of " + std::to_string(queued) +
+                             " queued in queue " + std::to_string(q));
+    }
+    for (size_t i = 0; s.ok() && i < taken.size(); ++i) {
+      if (taken[i] != QueueKey(q, head_[q] + i)) {
+        s = Status::Corruption(
+            "queue: dequeued out of order in queue " + std::to_string(q),
+            Slice(taken[i]).ToString(/*hex=*/true));
+      }
+    }
     for (size_t i = 0; s.ok() && remove && i < taken.size(); ++i) {
       s = mode_ == DeleteMode::kSingleDelete
               ? t_->db->SingleDelete(WriteOptions(), taken[i])
