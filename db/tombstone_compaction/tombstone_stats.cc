@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cstring>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "db/dbformat.h"
@@ -40,8 +41,11 @@ bool IsPointTombstone(ValueType type) {
 // Counts tombstones in one pass over the table's entries, in order.
 class TombstoneStatsCollector : public InternalTblPropColl {
  public:
+  // Created by the table builder on the thread that adds its entries.
   explicit TombstoneStatsCollector(uint32_t window)
-      : window_(std::max<uint32_t>(window, 1)), recent_(window_, false) {}
+      : window_(std::max<uint32_t>(window, 1)),
+        recent_(window_, false),
+        adding_thread_(std::this_thread::get_id()) {}
 
   // Runs for every entry of every flush and compaction while the feature is
   // on: only the key's 8-byte footer is decoded.
@@ -74,8 +78,17 @@ class TombstoneStatsCollector : public InternalTblPropColl {
     return Status::OK();
   }
 
-  // Called when a data block is cut: its entries were the ones added since.
+  // Called when a data block is cut, on the adding thread: its entries were
+  // the ones added since. With parallel compression the builder calls it
+  // from its compression threads instead, later and concurrently with
+  // InternalAdd: a block's entries are then unknown, and the per-block
+  // counts are left out of the table's properties (touching no counter
+  // the adding thread writes).
   void BlockAdd(uint64_t, uint64_t, uint64_t) override {
+    if (std::this_thread::get_id() != adding_thread_) {
+      blocks_unattributable_.store(true, std::memory_order_relaxed);
+      return;
+    }
     ++data_blocks_;
     if (entries_in_block_ > 0 && 2 * in_block_ >= entries_in_block_) {
       ++dense_blocks_;
@@ -95,8 +108,10 @@ class TombstoneStatsCollector : public InternalTblPropColl {
     props[kTombstoneRangeProperty] = std::to_string(range_);
     props[kTombstoneWindowProperty] = std::to_string(window_);
     props[kTombstoneWindowPeakProperty] = std::to_string(peak_);
-    props[kTombstoneDenseBlocksProperty] = std::to_string(dense_blocks_);
-    props[kTombstoneDataBlocksProperty] = std::to_string(data_blocks_);
+    if (!blocks_unattributable_.load(std::memory_order_relaxed)) {
+      props[kTombstoneDenseBlocksProperty] = std::to_string(dense_blocks_);
+      props[kTombstoneDataBlocksProperty] = std::to_string(data_blocks_);
+    }
     props[kTombstoneMinSeqnoProperty] =
         std::to_string(point_ + range_ > 0 ? min_seqno_ : kMaxSequenceNumber);
     return props;
@@ -117,6 +132,9 @@ class TombstoneStatsCollector : public InternalTblPropColl {
   uint64_t dense_blocks_ = 0;
   uint64_t data_blocks_ = 0;
   SequenceNumber min_seqno_ = kMaxSequenceNumber;
+  const std::thread::id adding_thread_;
+  // Read after the builder joined its compression threads (Finish).
+  std::atomic<bool> blocks_unattributable_{false};
 };
 
 class TombstoneStatsCollectorFactory : public InternalTblPropCollFactory {
