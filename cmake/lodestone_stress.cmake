@@ -34,38 +34,17 @@ set_tests_properties(lodestone.crashtest_short PROPERTIES
 
 # Sensitivity: each planted bug must make a short db_stress run fail, naming
 # the invariant it breaks, and the same run without it must pass (--control).
-add_test(NAME lodestone.stress_planted_location_cache
-  COMMAND python3 ${LODESTONE_CRASHTEST} planted
-          --bug location_cache_skip_flush_invalidation --seed 1
-          --max_seconds 240 --control --control_seconds 30
-          --stress_cmd $<TARGET_FILE:db_stress>)
-set_tests_properties(lodestone.stress_planted_location_cache PROPERTIES
-  LABELS lodestone TIMEOUT 900)
-add_test(NAME lodestone.stress_planted_location_range_tombstones
-  COMMAND python3 ${LODESTONE_CRASHTEST} planted
-          --bug location_cache_ignore_range_tombstones --seed 1
-          --max_seconds 240 --control --control_seconds 30
-          --stress_cmd $<TARGET_FILE:db_stress>)
-set_tests_properties(lodestone.stress_planted_location_range_tombstones
-  PROPERTIES LABELS lodestone TIMEOUT 900)
-add_test(NAME lodestone.stress_planted_initial_put
-  COMMAND python3 ${LODESTONE_CRASHTEST} planted
-          --bug initial_put_prune_across_snapshot --seed 1
-          --max_seconds 300 --control --control_seconds 30
-          --stress_cmd $<TARGET_FILE:db_stress>)
-set_tests_properties(lodestone.stress_planted_initial_put PROPERTIES
-  LABELS lodestone TIMEOUT 900)
-add_test(NAME lodestone.stress_planted_craft
-  COMMAND python3 ${LODESTONE_CRASHTEST} planted
-          --bug craft_range_filter_false_negative --seed 1
-          --max_seconds 240 --control --control_seconds 30
-          --stress_cmd $<TARGET_FILE:db_stress>)
-set_tests_properties(lodestone.stress_planted_craft PROPERTIES
-  LABELS lodestone TIMEOUT 900)
-add_test(NAME lodestone.stress_planted_conversion
-  COMMAND python3 ${LODESTONE_CRASHTEST} planted
-          --bug tombstone_run_conversion_past_the_run --seed 1
-          --max_seconds 240 --control --control_seconds 30
-          --stress_cmd $<TARGET_FILE:db_stress>)
-set_tests_properties(lodestone.stress_planted_conversion PROPERTIES
-  LABELS lodestone TIMEOUT 900)
+# lodestone_planted_test(<name> <bug> <max seconds>)
+function(lodestone_planted_test name bug max_seconds)
+  add_test(NAME lodestone.stress_planted_${name}
+    COMMAND python3 ${LODESTONE_CRASHTEST} planted --bug ${bug} --seed 1
+            --max_seconds ${max_seconds} --control --control_seconds 30
+            --stress_cmd $<TARGET_FILE:db_stress>)
+  set_tests_properties(lodestone.stress_planted_${name} PROPERTIES
+    LABELS lodestone TIMEOUT 900)
+endfunction()
+lodestone_planted_test(location_cache location_cache_skip_flush_invalidation 240)
+lodestone_planted_test(location_range_tombstones location_cache_ignore_range_tombstones 240)
+lodestone_planted_test(initial_put initial_put_prune_across_snapshot 300)
+lodestone_planted_test(craft craft_range_filter_false_negative 240)
+lodestone_planted_test(conversion tombstone_run_conversion_past_the_run 240)
