@@ -156,8 +156,13 @@ PRESETS = {
 # top-up a crash test runs for a feature that it enabled but never judged
 # (run.py). Each makes claims_of claim the feature, with a mix that feeds
 # it.
+# Forced settings override upstream's sanitizing, so they also turn off what
+# upstream would otherwise have to reconcile with them (a compaction filter
+# or in-place updates need iterpercent 0: fresh-clone CI, top-up seed 1902).
 _BUSY_COMMON = {"user_timestamp_size": 0, "use_txn": 0, "compaction_style": 0,
-                "prefix_size": -1, "prefixpercent": 0, "delrangepercent": 0}
+                "prefix_size": -1, "prefixpercent": 0, "delrangepercent": 0,
+                "enable_compaction_filter": 0, "inplace_update_support": 0,
+                "test_batches_snapshots": 0}
 TOP_UP = {
     "location_cache": dict(_BUSY_COMMON, location_cache="8M", readpercent=60,
                            writepercent=30, delpercent=5, iterpercent=5,
