@@ -222,3 +222,12 @@ def test_a_busy_feature_is_judged_below_the_floor():
     failures, claimed, _ = summarize_run(result, "log")
     assert failures == [] and "initial_put_contract" not in claimed
     assert len(never_judged({"initial_put_contract": 1}, [claimed])) == 1
+
+
+def test_each_top_up_claims_its_feature():
+    # A top-up run's forced settings must make claims_of claim the feature
+    # it was run for, or the top-up could never judge it.
+    from crashtest.options import TOP_UP
+    assert sorted(TOP_UP) == sorted(claims.FEATURES)
+    for feature, settings in TOP_UP.items():
+        assert feature in claims.claims_of(dict(settings)), feature
