@@ -35,6 +35,7 @@
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table.h"
 #include "table/craft/craft_file_inspection.h"
+#include "table/craft/craft_test_filters.h"
 #include "tests/fuzz/fuzz_target.h"
 #include "util/coding.h"
 
@@ -95,10 +96,7 @@ SeedDb MakeDb(Env* env, uint32_t range_hash_bits, bool text_keys,
     if (text_keys) {
       key = "user:" + std::to_string(100000 + i * 7) + "@example.com";
     } else {
-      PutFixed64(&key, 0);
-      for (int b = 0; b < 8; ++b) {
-        key[b] = static_cast<char>((uint64_t{40503} * i) >> (56 - 8 * b));
-      }
+      key = CraftTestFixedWidthKey(uint64_t{40503} * i);
     }
     keys->push_back(key);
     const std::string value = "value" + std::to_string(i);

@@ -246,8 +246,6 @@ bool RegisterFuzzTarget(const FuzzTarget& target) {
   return true;
 }
 
-const std::vector<FuzzTarget>& FuzzTargets() { return Registry(); }
-
 void FuzzFail(const char* invariant, const std::string& detail) {
   fprintf(stderr, "fuzz: invariant broken: %s (%s)\n", invariant,
           detail.c_str());

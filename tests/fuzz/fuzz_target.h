@@ -41,7 +41,6 @@ struct FuzzTarget {
 };
 
 bool RegisterFuzzTarget(const FuzzTarget& target);
-const std::vector<FuzzTarget>& FuzzTargets();
 
 // Reports a broken invariant and aborts.
 [[noreturn]] void FuzzFail(const char* invariant, const std::string& detail);
