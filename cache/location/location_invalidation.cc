@@ -34,7 +34,11 @@ void LocationCacheFlushInvalidator::OnKey(const Slice& internal_key) {
   if (binding_ == nullptr) {
     return;
   }
-  LocationSlot* slot = binding_->Slot(cf_id_, ExtractUserKey(internal_key));
+  const uint32_t cf_id =
+      PlantedBugActive(PlantedBug::kLocationCacheFlushInvalidatesDefaultFamily)
+          ? 0
+          : cf_id_;
+  LocationSlot* slot = binding_->Slot(cf_id, ExtractUserKey(internal_key));
   PREFETCH(slot, 1 /* write */, 1 /* locality */);
   LocationSlot*& oldest = pending_[next_pending_++ % kPipeline];
   if (oldest != nullptr) {

@@ -2,7 +2,8 @@
 //
 // Each planted bug is one `if (PlantedBugActive(...))` line in the code it
 // breaks. db_stress switches them on with --lodestone_plant_bug=<name> to
-// show that the stress and crash tests catch that class of bug. Only debug
+// show that the stress and crash tests catch that class of bug; the
+// differential harness's self-tests plant theirs with PlantBug. Only debug
 // builds (no NDEBUG) can switch one on; in release builds every check is a
 // constant false and compiles away. Off unless a test sets it.
 
@@ -36,6 +37,11 @@ enum class PlantedBug : uint32_t {
   // converted run reaches past its end, over the live key that ended the
   // run.
   kTombstoneRunConversionPastTheRun = 4,
+  // cache/location/location_invalidation.cc: a flush clears the slots of
+  // its keys as if they were the default column family's, so in any other
+  // family a Get can be served an older version from an older table.
+  // Planted by the differential harness (one family cannot show it).
+  kLocationCacheFlushInvalidatesDefaultFamily = 5,
 };
 
 #ifndef NDEBUG
@@ -50,6 +56,11 @@ inline bool PlantedBugActive(PlantedBug bug) {
 inline void PlantBug(PlantedBug bug) {
   planted_bugs.fetch_or(uint32_t{1} << static_cast<uint32_t>(bug),
                         std::memory_order_relaxed);
+}
+
+inline void UnplantBug(PlantedBug bug) {
+  planted_bugs.fetch_and(~(uint32_t{1} << static_cast<uint32_t>(bug)),
+                         std::memory_order_relaxed);
 }
 #else
 constexpr bool PlantedBugActive(PlantedBug) { return false; }

@@ -12,10 +12,14 @@
 
 namespace lodestone_test {
 
+using ROCKSDB_NAMESPACE::ColumnFamilyDescriptor;
+using ROCKSDB_NAMESPACE::ColumnFamilyHandle;
 using ROCKSDB_NAMESPACE::ColumnFamilyMetaData;
+using ROCKSDB_NAMESPACE::ColumnFamilyOptions;
 using ROCKSDB_NAMESPACE::CompactionOptions;
 using ROCKSDB_NAMESPACE::CompactRangeOptions;
 using ROCKSDB_NAMESPACE::DB;
+using ROCKSDB_NAMESPACE::DBOptions;
 using ROCKSDB_NAMESPACE::FlushOptions;
 using ROCKSDB_NAMESPACE::Iterator;
 using ROCKSDB_NAMESPACE::MergeOperators;
@@ -35,9 +39,13 @@ std::string FormatValue(const Status& s, const std::string& value) {
 
 }  // namespace
 
-DbUnderTest::DbUnderTest(const OptionSet& set, std::string path)
-    : set_(set), path_(std::move(path)) {
+DbUnderTest::DbUnderTest(const OptionSet& set, std::string path,
+                         int num_column_families)
+    : set_(set),
+      path_(std::move(path)),
+      num_column_families_(num_column_families) {
   options_.create_if_missing = true;
+  options_.create_missing_column_families = true;
   options_.write_buffer_size = 64 << 10;
   options_.target_file_size_base = 64 << 10;
   options_.max_bytes_for_level_base = 256 << 10;
@@ -105,8 +113,15 @@ Status DbUnderTest::Open(bool destroy) {
     Status s = ROCKSDB_NAMESPACE::DestroyDB(path_, options_);
     if (!s.ok()) return s;
   }
+  std::vector<ColumnFamilyDescriptor> families;
+  for (int cf = 0; cf < num_column_families_; ++cf) {
+    families.emplace_back(cf == 0 ? ROCKSDB_NAMESPACE::kDefaultColumnFamilyName
+                                  : "cf" + std::to_string(cf),
+                          ColumnFamilyOptions(options_));
+  }
   DB* db = nullptr;
-  Status s = DB::Open(options_, path_, &db);
+  handles_.clear();
+  Status s = DB::Open(DBOptions(options_), path_, families, &handles_, &db);
   db_.reset(db);
   return s;
 }
@@ -136,6 +151,11 @@ void DbUnderTest::Close() {
     if (snap != nullptr && db_ != nullptr) db_->ReleaseSnapshot(snap);
     snap = nullptr;
   }
+  for (ColumnFamilyHandle* handle : handles_) {
+    if (db_ != nullptr)
+      db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+  }
+  handles_.clear();
   db_.reset();
 }
 
@@ -175,28 +195,30 @@ void DbUnderTest::Destroy() {
 
 Status DbUnderTest::Apply(const Op& op) {
   const WriteOptions wo;
+  ColumnFamilyHandle* cf = Cf(op.cf);
   switch (op.kind) {
     case OpKind::kPut:
-      return db_->Put(wo, op.key, op.value);
+      return db_->Put(wo, cf, op.key, op.value);
     case OpKind::kPutInitial:
-      return set_.initial_puts ? db_->PutInitial(wo, op.key, op.value)
-                               : db_->Put(wo, op.key, op.value);
+      return set_.initial_puts ? db_->PutInitial(wo, cf, op.key, op.value)
+                               : db_->Put(wo, cf, op.key, op.value);
     case OpKind::kMerge:
-      return db_->Merge(wo, op.key, op.value);
+      return db_->Merge(wo, cf, op.key, op.value);
     case OpKind::kDelete:
       if (set_.drop_nth_delete > 0 &&
           ++deletes_seen_ % set_.drop_nth_delete == 0) {
         return Status::OK();  // Planted bug: the delete is lost.
       }
-      return db_->Delete(wo, op.key);
+      return db_->Delete(wo, cf, op.key);
     case OpKind::kSingleDelete:
-      return db_->SingleDelete(wo, op.key);
+      return db_->SingleDelete(wo, cf, op.key);
     case OpKind::kDeleteRange: {
-      Status s =
-          db_->DeleteRange(wo, db_->DefaultColumnFamily(), op.key, op.key2);
-      // Writer keys this may have covered are no longer expected.
-      range_deletes_.emplace_back(op.key, op.key2);
-      range_deletes_done_.store(range_deletes_.size());
+      Status s = db_->DeleteRange(wo, cf, op.key, op.key2);
+      if (op.cf == 0) {
+        // Writer keys this may have covered are no longer expected.
+        range_deletes_.emplace_back(op.key, op.key2);
+        range_deletes_done_.store(range_deletes_.size());
+      }
       return s;
     }
     case OpKind::kSnapshot:
@@ -210,15 +232,15 @@ Status DbUnderTest::Apply(const Op& op) {
       snapshots_[op.snapshot] = nullptr;
       return Status::OK();
     case OpKind::kFlush:
-      return db_->Flush(FlushOptions());
+      return db_->Flush(FlushOptions(), cf);
     case OpKind::kCompactRange: {
       Slice begin(op.key), end(op.key2);
-      return db_->CompactRange(CompactRangeOptions(),
+      return db_->CompactRange(CompactRangeOptions(), cf,
                                op.key.empty() ? nullptr : &begin,
                                op.key2.empty() ? nullptr : &end);
     }
     case OpKind::kCompactFile:
-      return CompactOneFile(op.pick);
+      return CompactOneFile(op.cf, op.pick);
     case OpKind::kIngest:
       return Ingest(op);
     case OpKind::kReopen: {
@@ -238,14 +260,15 @@ Status DbUnderTest::Apply(const Op& op) {
 std::string DbUnderTest::Read(const Op& op) {
   ReadOptions ro;
   if (op.snapshot >= 0) ro.snapshot = snapshots_[op.snapshot];
+  ColumnFamilyHandle* cf = Cf(op.cf);
   switch (op.kind) {
     case OpKind::kGet: {
       PinnableSlice value;
-      Status s = db_->Get(ro, db_->DefaultColumnFamily(), op.key, &value);
+      Status s = db_->Get(ro, cf, op.key, &value);
       std::string first = FormatValue(s, value.ToString());
       if (set_.warm_point_reads) {
         value.Reset();
-        s = db_->Get(ro, db_->DefaultColumnFamily(), op.key, &value);
+        s = db_->Get(ro, cf, op.key, &value);
         std::string second = FormatValue(s, value.ToString());
         if (second != first) {
           return first + " then " + second;
@@ -258,15 +281,14 @@ std::string DbUnderTest::Read(const Op& op) {
       if (set_.warm_point_reads) {
         for (const std::string& key : keys) {
           PinnableSlice ignored;
-          db_->Get(ro, db_->DefaultColumnFamily(), key, &ignored)
-              .PermitUncheckedError();
+          db_->Get(ro, cf, key, &ignored).PermitUncheckedError();
         }
       }
       std::vector<Slice> slices(keys.begin(), keys.end());
       std::vector<PinnableSlice> values(keys.size());
       std::vector<Status> statuses(keys.size());
-      db_->MultiGet(ro, db_->DefaultColumnFamily(), keys.size(), slices.data(),
-                    values.data(), statuses.data());
+      db_->MultiGet(ro, cf, keys.size(), slices.data(), values.data(),
+                    statuses.data());
       std::string out;
       for (size_t i = 0; i < keys.size(); ++i) {
         out += keys[i] + FormatValue(statuses[i], values[i].ToString()) + " ";
@@ -291,7 +313,7 @@ Status DbUnderTest::Ingest(const Op& op) {
   }
   if (s.ok()) s = writer.Finish();
   if (s.ok()) {
-    s = db_->IngestExternalFile({file},
+    s = db_->IngestExternalFile(Cf(op.cf), {file},
                                 ROCKSDB_NAMESPACE::IngestExternalFileOptions());
   }
   options_.env->DeleteFile(file).PermitUncheckedError();
@@ -303,7 +325,7 @@ std::string DbUnderTest::Scan(ReadOptions ro, const Op& op) {
   if (!op.key2.empty()) {
     (op.reverse ? ro.iterate_lower_bound : ro.iterate_upper_bound) = &bound;
   }
-  std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+  std::unique_ptr<Iterator> it(db_->NewIterator(ro, Cf(op.cf)));
   if (!op.reverse) {
     op.key.empty() ? it->SeekToFirst() : it->Seek(op.key);
   } else {
@@ -322,9 +344,9 @@ std::string DbUnderTest::Scan(ReadOptions ro, const Op& op) {
   return out;
 }
 
-Status DbUnderTest::CompactOneFile(uint32_t pick) {
+Status DbUnderTest::CompactOneFile(int cf, uint32_t pick) {
   ColumnFamilyMetaData meta;
-  db_->GetColumnFamilyMetaData(&meta);
+  db_->GetColumnFamilyMetaData(Cf(cf), &meta);
   std::vector<std::pair<int, std::string>> files;
   for (const auto& level : meta.levels) {
     for (const auto& file : level.files) {
@@ -334,7 +356,7 @@ Status DbUnderTest::CompactOneFile(uint32_t pick) {
   if (files.empty()) return Status::OK();
   const auto& [level, name] = files[pick % files.size()];
   const int output = std::min(level + 1, options_.num_levels - 1);
-  Status s = db_->CompactFiles(CompactionOptions(), {name}, output);
+  Status s = db_->CompactFiles(CompactionOptions(), Cf(cf), {name}, output);
   // Losing a race with a background compaction is fine; damage is not.
   if (s.IsCorruption() || s.IsIOError()) return s;
   return Status::OK();

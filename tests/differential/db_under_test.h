@@ -24,7 +24,10 @@ namespace lodestone_test {
 
 class DbUnderTest {
  public:
-  DbUnderTest(const OptionSet& set, std::string path);
+  // The DB has `num_column_families` column families ("default", "cf1",
+  // ...), every one under the set's options.
+  DbUnderTest(const OptionSet& set, std::string path,
+              int num_column_families = 1);
   // Stops the writer and closes the DB.
   ~DbUnderTest();
 
@@ -32,7 +35,8 @@ class DbUnderTest {
 
   // Opens the DB at its path, destroying what was there first if `destroy`.
   ROCKSDB_NAMESPACE::Status Open(bool destroy);
-  // Releases the op stream's snapshots and closes the DB.
+  // Releases the op stream's snapshots and the column families' handles,
+  // and closes the DB.
   void Close();
   // kCrashReopen: reopens from a copy of the files taken while the DB was
   // open (background work paused), as a crash leaves them.
@@ -74,12 +78,18 @@ class DbUnderTest {
   // ingests it (a copy; the file is removed afterwards).
   ROCKSDB_NAMESPACE::Status Ingest(const Op& op);
   std::string Scan(ROCKSDB_NAMESPACE::ReadOptions ro, const Op& op);
-  ROCKSDB_NAMESPACE::Status CompactOneFile(uint32_t pick);
+  ROCKSDB_NAMESPACE::Status CompactOneFile(int cf, uint32_t pick);
+  // The handle of column family `cf` (0 = default) while the DB is open.
+  ROCKSDB_NAMESPACE::ColumnFamilyHandle* Cf(int cf) const {
+    return handles_[cf];
+  }
 
   const OptionSet set_;
   const std::string path_;
+  const int num_column_families_;
   ROCKSDB_NAMESPACE::Options options_;
   std::unique_ptr<ROCKSDB_NAMESPACE::DB> db_;
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyHandle*> handles_;
   std::array<const ROCKSDB_NAMESPACE::Snapshot*, kSnapshotSlots> snapshots_{};
   int deletes_seen_ = 0;
   struct WrittenKey {

@@ -11,8 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <sstream>
 
+#include "test_util/lodestone/planted_bugs.h"
 #include "test_util/testharness.h"
 #include "tests/differential/harness.h"
 #include "tests/differential/model.h"
@@ -53,10 +55,12 @@ std::string TestDir(const std::string& name) {
 }
 
 GeneratorOptions Generator(uint64_t seed, int ops,
-                           const std::vector<OptionSet>& sets) {
+                           const std::vector<OptionSet>& sets,
+                           int num_column_families = 1) {
   GeneratorOptions g;
   g.seed = seed;
   g.num_ops = ops;
+  g.num_column_families = num_column_families;
   g.mix = MixFor(sets);
   return g;
 }
@@ -104,6 +108,42 @@ TEST(OpsTest, FormatParseRoundTrip) {
   Op bad;
   EXPECT_FALSE(ParseOp("teleport a b c 0 0 0 0", &bad));
   EXPECT_FALSE(ParseOp("get k1", &bad));
+  EXPECT_FALSE(ParseOp("get k1 ~ ~ -1 0 0 0 99", &bad));  // No such family.
+}
+
+TEST(OpsTest, ColumnFamiliesInTheTextForm) {
+  Op op;
+  ASSERT_TRUE(ParseOp("put k000001 ~ v1 -1 0 0 0", &op));
+  EXPECT_EQ(op.cf, 0);  // A log from before column families.
+  EXPECT_EQ(FormatOp(op), "put k000001 ~ v1 -1 0 0 0");
+  ASSERT_TRUE(ParseOp("put k000001 ~ v1 -1 0 0 0 2", &op));
+  EXPECT_EQ(op.cf, 2);
+  EXPECT_EQ(FormatOp(op), "put k000001 ~ v1 -1 0 0 0 2");
+}
+
+// One column family draws nothing more: a seed's stream is the one it was
+// before there were several. Several: every family gets writes, reads and
+// flushes, and snapshots and reopens stay the whole DB's.
+TEST(OpsTest, GeneratorSpreadsOpsOverColumnFamilies) {
+  GeneratorOptions g;
+  g.seed = 3;
+  g.num_ops = 3000;
+  for (const Op& op : GenerateOps(g)) ASSERT_EQ(op.cf, 0) << FormatOp(op);
+  g.num_column_families = 3;
+  std::map<int, std::map<OpKind, int>> per_family;
+  for (const Op& op : GenerateOps(g)) {
+    ++per_family[op.cf][op.kind];
+  }
+  ASSERT_EQ(per_family.size(), 3u);
+  for (auto& [cf, kinds] : per_family) {
+    EXPECT_GT(kinds[OpKind::kPut], 50) << cf;
+    EXPECT_GT(kinds[OpKind::kGet], 50) << cf;
+    EXPECT_GT(kinds[OpKind::kScan], 10) << cf;
+    EXPECT_GT(kinds[OpKind::kFlush], 2) << cf;
+    if (cf != 0) {
+      EXPECT_EQ(kinds[OpKind::kSnapshot] + kinds[OpKind::kCrashReopen], 0);
+    }
+  }
 }
 
 TEST(OpsTest, GeneratorIsDeterministic) {
@@ -268,6 +308,43 @@ TEST(DifferentialTest, CompactionOverlapByKeys) {
       "overlap_by_keys", 10);
 }
 
+// Three column families under every feature at once, with crash reopens:
+// the WAL holds several families' writes, initial puts and tombstone runs
+// that no flush has put into a table, so recovery replays them into
+// families flushed at different points.
+TEST(DifferentialTest, SeveralColumnFamiliesWithCrashReopens) {
+  const auto sets = ParseSets("baseline,initial_put,conversion,all_features");
+  uint64_t pruned = 0, converted = 0, location_hits = 0, craft_empty = 0;
+  int crash_reopens = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    GeneratorOptions g = Generator(seed, flags.ops, sets, 3);
+    g.mix.crash_reopen = 6;
+    const std::vector<Op> ops = GenerateOps(g);
+    for (const Op& op : ops) crash_reopens += op.kind == OpKind::kCrashReopen;
+    RunResult r = RunOps(ops, sets, TestDir("differential_families"));
+    ASSERT_TRUE(r.ok()) << "seed " << seed << ": "
+                        << (r.diverged ? r.divergence.ToString() : r.error);
+    EXPECT_EQ(r.chains_pruned.at("baseline"), 0u);
+    pruned += r.chains_pruned.at("initial_put");
+    converted += r.runs_converted.at("conversion");
+    location_hits += r.location_cache_hits.at("all_features");
+    craft_empty += r.craft_empty_answers.at("all_features");
+  }
+  // The features acted in these runs, not only the reopens.
+  EXPECT_GE(crash_reopens, 6);
+  EXPECT_GT(pruned, 10u);
+  EXPECT_GT(converted, 10u);
+  EXPECT_GT(location_hits, 50u);
+  EXPECT_GT(craft_empty, 10u);
+  fprintf(stderr,
+          "three families, 3 seeds: %d crash reopens, %llu chains pruned, "
+          "%llu runs converted, %llu location hits, %llu CRaFT empty\n",
+          crash_reopens, static_cast<unsigned long long>(pruned),
+          static_cast<unsigned long long>(converted),
+          static_cast<unsigned long long>(location_hits),
+          static_cast<unsigned long long>(craft_empty));
+}
+
 // ---- The harness catches planted bugs ----
 
 TEST(DifferentialSelfTest, CatchesDroppedDelete) {
@@ -297,6 +374,41 @@ TEST(DifferentialSelfTest, CatchesWrongOptionSet) {
   ASSERT_TRUE(r.diverged) << "values dropped by compaction went unnoticed";
   EXPECT_EQ(r.divergence.db, "planted_compaction_filter");
 }
+
+#ifndef NDEBUG
+// A location cache whose flushes clear the default family's slots whatever
+// family they flush: invisible with one family (every flush is the default
+// one's), a stale value once there are several.
+TEST(DifferentialSelfTest, SeveralFamiliesCatchFlushInvalidatingTheWrongOne) {
+  using ROCKSDB_NAMESPACE::PlantedBug;
+  const auto sets = ParseSets("baseline,location_cache");
+  ROCKSDB_NAMESPACE::PlantBug(
+      PlantedBug::kLocationCacheFlushInvalidatesDefaultFamily);
+  RunResult one, three;
+  for (uint64_t seed = 1; seed <= 4 && one.ok(); ++seed) {
+    one = RunOps(GenerateOps(Generator(seed, flags.ops, sets)), sets,
+                 TestDir("differential_self"));
+  }
+  uint64_t seed = 1;
+  for (; seed <= 4; ++seed) {
+    three = RunOps(GenerateOps(Generator(seed, flags.ops, sets, 3)), sets,
+                   TestDir("differential_self"));
+    if (!three.ok()) break;
+  }
+  ROCKSDB_NAMESPACE::UnplantBug(
+      PlantedBug::kLocationCacheFlushInvalidatesDefaultFamily);
+  EXPECT_TRUE(one.ok()) << (one.diverged ? one.divergence.ToString()
+                                         : one.error);
+  ASSERT_TRUE(three.diverged) << "a stale slot in a non-default family went "
+                                 "unnoticed";
+  EXPECT_EQ(three.divergence.db, "location_cache");
+  // The control: the same seed without the bug passes.
+  RunResult control = RunOps(GenerateOps(Generator(seed, flags.ops, sets, 3)),
+                             sets, TestDir("differential_self"));
+  EXPECT_TRUE(control.ok())
+      << (control.diverged ? control.divergence.ToString() : control.error);
+}
+#endif  // NDEBUG
 
 int RunLong() {
   const auto sets = ParseSets(flags.sets);

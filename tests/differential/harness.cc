@@ -1,5 +1,6 @@
 #include "tests/differential/harness.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <fstream>
@@ -17,10 +18,23 @@ using ROCKSDB_NAMESPACE::Status;
 
 namespace {
 
+// Model::Scan over one column family's keys, bounds and results in the
+// op's keys (not the model's).
+std::vector<Model::KV> ScanColumnFamily(const Model& model, int cf,
+                                        const std::string& lower,
+                                        const std::string& upper,
+                                        uint64_t seq) {
+  const std::string prefix = ModelKey(cf, "");
+  std::vector<Model::KV> kvs = model.Scan(
+      prefix + lower, upper.empty() ? ModelKeysEnd(cf) : prefix + upper, seq);
+  for (Model::KV& kv : kvs) kv.first.erase(0, prefix.size());
+  return kvs;
+}
+
 // The model's answer to a read, in the same text form as DbUnderTest::Read.
 std::string ModelRead(const Model& model, const Op& op, uint64_t seq) {
   auto get = [&](const std::string& key) {
-    std::optional<std::string> v = model.Get(key, seq);
+    std::optional<std::string> v = model.Get(ModelKey(op.cf, key), seq);
     return v ? "=" + *v : std::string("<none>");
   };
   switch (op.kind) {
@@ -35,11 +49,12 @@ std::string ModelRead(const Model& model, const Op& op, uint64_t seq) {
     case OpKind::kScan: {
       std::vector<Model::KV> kvs;
       if (!op.reverse) {
-        kvs = model.Scan(op.key, op.key2, seq);
+        kvs = ScanColumnFamily(model, op.cf, op.key, op.key2, seq);
         if (kvs.size() > static_cast<size_t>(op.count)) kvs.resize(op.count);
       } else {
         // SeekForPrev(key): entries <= key; lower bound key2 inclusive.
-        std::vector<Model::KV> all = model.Scan(op.key2, "", seq);
+        std::vector<Model::KV> all =
+            ScanColumnFamily(model, op.cf, op.key2, "", seq);
         for (auto it = all.rbegin(); it != all.rend(); ++it) {
           if (!op.key.empty() && it->first > op.key) continue;
           kvs.push_back(*it);
@@ -62,29 +77,30 @@ bool IsRead(OpKind kind) {
 
 void ApplyToModel(Model* model, const Op& op,
                   std::array<int64_t, kSnapshotSlots>* snapshots) {
+  const std::string key = ModelKey(op.cf, op.key);
   switch (op.kind) {
     case OpKind::kPut:
-      model->Write(WriteKind::kPut, op.key, op.value);
+      model->Write(WriteKind::kPut, key, op.value);
       break;
     case OpKind::kPutInitial:
-      model->Write(WriteKind::kPutInitial, op.key, op.value);
+      model->Write(WriteKind::kPutInitial, key, op.value);
       break;
     case OpKind::kMerge:
-      model->Write(WriteKind::kMerge, op.key, op.value);
+      model->Write(WriteKind::kMerge, key, op.value);
       break;
     case OpKind::kDelete:
-      model->Write(WriteKind::kDelete, op.key, "");
+      model->Write(WriteKind::kDelete, key, "");
       break;
     case OpKind::kSingleDelete:
-      model->Write(WriteKind::kSingleDelete, op.key, "");
+      model->Write(WriteKind::kSingleDelete, key, "");
       break;
     case OpKind::kDeleteRange:
-      model->DeleteRange(op.key, op.key2);
+      model->DeleteRange(key, ModelKey(op.cf, op.key2));
       break;
     case OpKind::kIngest:
-      for (const auto& [key, value] : IngestEntries(op)) {
-        model->Write(value.empty() ? WriteKind::kDelete : WriteKind::kPut, key,
-                     value);
+      for (const auto& [entry_key, value] : IngestEntries(op)) {
+        model->Write(value.empty() ? WriteKind::kDelete : WriteKind::kPut,
+                     ModelKey(op.cf, entry_key), value);
       }
       break;
     case OpKind::kSnapshot:
@@ -126,10 +142,14 @@ RunResult RunOps(const std::vector<Op>& ops,
     result.error = "cannot create " + dir + ": " + dir_status.ToString();
     return result;
   }
+  int num_column_families = 1;
+  for (const Op& op : ops) {
+    num_column_families = std::max(num_column_families, op.cf + 1);
+  }
   std::vector<std::unique_ptr<DbUnderTest>> dbs;
   for (size_t i = 0; i < option_sets.size(); ++i) {
-    dbs.emplace_back(
-        new DbUnderTest(option_sets[i], dir + "/db" + std::to_string(i)));
+    dbs.emplace_back(new DbUnderTest(
+        option_sets[i], dir + "/db" + std::to_string(i), num_column_families));
     Status s = dbs.back()->Open(/*destroy=*/true);
     if (!s.ok()) {
       result.error = option_sets[i].name + ": open: " + s.ToString();

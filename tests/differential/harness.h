@@ -70,7 +70,8 @@ struct RunResult {
 };
 
 // Applies `ops` to a fresh model and fresh DBs under `dir` (one per option
-// set), comparing every read. Stops at the first divergence.
+// set, each with as many column families as the ops name, all under the
+// set's options), comparing every read. Stops at the first divergence.
 RunResult RunOps(const std::vector<Op>& ops,
                  const std::vector<OptionSet>& option_sets,
                  const std::string& dir);

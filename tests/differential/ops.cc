@@ -93,8 +93,15 @@ class Generator {
     return v;
   }
 
-  bool Visible(const std::string& key) {
-    return model_.Get(key, model_.LastSequence()).has_value();
+  bool Visible(int cf, const std::string& key) {
+    return model_.Get(ModelKey(cf, key), model_.LastSequence()).has_value();
+  }
+
+  // Snapshots and reopens are the whole DB's; every other op goes to one
+  // column family.
+  static bool TargetsColumnFamily(OpKind kind) {
+    return kind != OpKind::kSnapshot && kind != OpKind::kReleaseSnapshot &&
+           kind != OpKind::kReopen && kind != OpKind::kCrashReopen;
   }
 
   int RandomSnapshot() {
@@ -131,47 +138,51 @@ class Generator {
       r -= weights[choice++];
     }
     op->kind = static_cast<OpKind>(choice);
+    if (options_.num_column_families > 1 && TargetsColumnFamily(op->kind)) {
+      op->cf = static_cast<int>(Uniform(options_.num_column_families));
+    }
+    const int cf = op->cf;
     switch (op->kind) {
       case OpKind::kPut: {
         op->key = AnyKey();
-        if (op->key[0] == 's' && Visible(op->key)) {
+        if (op->key[0] == 's' && Visible(cf, op->key)) {
           return false;  // A single-delete key takes one Put at a time.
         }
         op->value = Value();
-        model_.Write(WriteKind::kPut, op->key, op->value);
+        model_.Write(WriteKind::kPut, ModelKey(cf, op->key), op->value);
         return true;
       }
       case OpKind::kPutInitial: {
         op->key = OrdinaryKey();
-        if (Visible(op->key)) {
+        if (Visible(cf, op->key)) {
           return false;  // The contract: no visible value.
         }
         op->value = Value();
-        model_.Write(WriteKind::kPutInitial, op->key, op->value);
+        model_.Write(WriteKind::kPutInitial, ModelKey(cf, op->key), op->value);
         return true;
       }
       case OpKind::kMerge:
         op->key = OrdinaryKey();
         op->value = "m" + std::to_string(++value_counter_);
-        model_.Write(WriteKind::kMerge, op->key, op->value);
+        model_.Write(WriteKind::kMerge, ModelKey(cf, op->key), op->value);
         return true;
       case OpKind::kDelete:
         op->key = OrdinaryKey();
-        model_.Write(WriteKind::kDelete, op->key, "");
+        model_.Write(WriteKind::kDelete, ModelKey(cf, op->key), "");
         return true;
       case OpKind::kSingleDelete:
         op->key = SingleKey();
-        if (!Visible(op->key)) {
+        if (!Visible(cf, op->key)) {
           return false;
         }
-        model_.Write(WriteKind::kSingleDelete, op->key, "");
+        model_.Write(WriteKind::kSingleDelete, ModelKey(cf, op->key), "");
         return true;
       case OpKind::kDeleteRange: {
         // Ordinary keys only: single-delete keys stay out of range deletes.
         const int begin = static_cast<int>(Uniform(options_.num_keys));
         op->key = KeyName('k', begin);
         op->key2 = KeyName('k', begin + 1 + static_cast<int>(Uniform(20)));
-        model_.DeleteRange(op->key, op->key2);
+        model_.DeleteRange(ModelKey(cf, op->key), ModelKey(cf, op->key2));
         return true;
       }
       case OpKind::kGet:
@@ -233,7 +244,8 @@ class Generator {
           const bool del = Uniform(4) == 0;
           const std::string value = del ? "" : Value();
           op->value += (op->value.empty() ? "" : ",") + key + ":" + value;
-          model_.Write(del ? WriteKind::kDelete : WriteKind::kPut, key, value);
+          model_.Write(del ? WriteKind::kDelete : WriteKind::kPut,
+                       ModelKey(cf, key), value);
         }
         return true;
       }
@@ -252,6 +264,14 @@ class Generator {
 };
 
 }  // namespace
+
+std::string ModelKey(int cf, const std::string& key) {
+  return std::to_string(cf) + "/" + key;
+}
+
+std::string ModelKeysEnd(int cf) {
+  return std::to_string(cf) + "0";  // '0' follows '/'.
+}
 
 std::vector<std::string> MultiGetKeys(const Op& op) {
   std::vector<std::string> keys = {op.key};
@@ -285,6 +305,7 @@ std::string FormatOp(const Op& op) {
   out << name << ' ' << Field(op.key) << ' ' << Field(op.key2) << ' '
       << Field(op.value) << ' ' << op.snapshot << ' ' << op.count << ' '
       << (op.reverse ? 1 : 0) << ' ' << op.pick;
+  if (op.cf != 0) out << ' ' << op.cf;
   return out.str();
 }
 
@@ -295,6 +316,10 @@ bool ParseOp(const std::string& line, Op* op) {
   if (!(in >> name >> key >> key2 >> value >> op->snapshot >> op->count >>
         reverse >> op->pick)) {
     return false;
+  }
+  op->cf = 0;
+  if (!(in >> op->cf)) {
+    op->cf = 0;  // A log from before column families: the default one.
   }
   bool known = false;
   for (const KindName& k : kKindNames) {
@@ -307,7 +332,8 @@ bool ParseOp(const std::string& line, Op* op) {
   op->key2 = Unfield(key2);
   op->value = Unfield(value);
   op->reverse = reverse != 0;
-  return known && op->snapshot >= -1 && op->snapshot < kSnapshotSlots;
+  return known && op->snapshot >= -1 && op->snapshot < kSnapshotSlots &&
+         op->cf >= 0 && op->cf < kMaxColumnFamilies;
 }
 
 std::vector<Op> GenerateOps(const GeneratorOptions& options) {

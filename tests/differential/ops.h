@@ -38,6 +38,7 @@ enum class OpKind {
 };
 
 constexpr int kSnapshotSlots = 4;
+constexpr int kMaxColumnFamilies = 8;
 
 struct Op {
   OpKind kind = OpKind::kGet;
@@ -49,7 +50,17 @@ struct Op {
   int count = 0;      // Scans: entries to read at most.
   bool reverse = false;
   uint32_t pick = 0;  // kCompactFile: which file.
+  // The column family a write, read, flush, compaction or ingestion goes
+  // to (0 = default). Snapshots and reopens are the whole DB's.
+  int cf = 0;
 };
+
+// The model's key for `key` in column family `cf`: every column family's
+// keys live in one model (sequence numbers and snapshots are the DB's),
+// under a prefix of their own ("0/k000123").
+std::string ModelKey(int cf, const std::string& key);
+// The first model key past every key of `cf`.
+std::string ModelKeysEnd(int cf);
 
 // An ingest op's entries in key order: (key, value), an empty value being a
 // Delete. Stored in Op::value as "key:value,key:,...".
@@ -59,6 +70,8 @@ std::vector<std::pair<std::string, std::string>> IngestEntries(const Op& op);
 // value, comma-separated).
 std::vector<std::string> MultiGetKeys(const Op& op);
 
+// Space-separated fields; the column family last, and only when not 0 (so
+// logs written before there were several parse as they did).
 std::string FormatOp(const Op& op);
 // Returns false on a malformed line.
 bool ParseOp(const std::string& line, Op* op);
@@ -90,6 +103,9 @@ struct GeneratorOptions {
   int num_keys = 600;         // Ordinary keys "k%06d".
   int num_single_keys = 100;  // Single-delete keys "s%06d".
   int max_value_size = 300;
+  // Column families the ops spread over ("default", "cf1", ...). With one,
+  // the generator draws none, so a seed's stream is what it always was.
+  int num_column_families = 1;
   OpMix mix;
 };
 
