@@ -2,6 +2,7 @@
 //
 //   differential_test                      fixed seeds (the test command)
 //   differential_test --seeds 50 --ops 20000 [--seed 100] [--sets a,b]
+//                     [--families 3]
 //   differential_test --replay oplog.txt --sets a,b
 //   differential_test --dump-ops ops.txt --seed 3 --ops 20000 [--sets a,b]
 //
@@ -30,6 +31,7 @@ struct Flags {
   std::string sets = "baseline,variant";
   std::string replay;
   std::string dump_ops;  // Write the generated stream of --seed here.
+  int families = 1;      // Column families of --seeds and --dump-ops.
 };
 Flags flags;
 
@@ -189,7 +191,8 @@ TEST(OpsTest, FixedSeedsReopenFromCrashImages) {
 void RunFixedSeeds(const std::vector<OptionSet>& sets, const std::string& dir,
                    const std::function<void(const RunResult&)>& check = {}) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
-    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets, TestDir(dir));
+    RunResult r = RunSeed(Generator(seed, flags.ops, sets, flags.families),
+                          sets, TestDir(dir));
     ASSERT_TRUE(r.ok()) << "seed " << seed;
     if (check) check(r);
   }
@@ -428,8 +431,8 @@ int RunLong() {
   int failed = 0;
   for (int i = 0; i < flags.seeds; ++i) {
     const uint64_t seed = flags.first_seed + i;
-    RunResult r = RunSeed(Generator(seed, flags.ops, sets), sets,
-                          TestDir("differential_long"),
+    RunResult r = RunSeed(Generator(seed, flags.ops, sets, flags.families),
+                          sets, TestDir("differential_long"),
                           "differential_seed_" + std::to_string(seed) + ".log");
     printf("seed %llu: %s\n", static_cast<unsigned long long>(seed),
            r.ok() ? "ok" : "FAILED");
@@ -467,6 +470,14 @@ int main(int argc, char** argv) {
       flags.replay = v5;
     } else if (const char* v6 = value("--dump-ops")) {
       flags.dump_ops = v6;
+    } else if (const char* v7 = value("--families")) {
+      flags.families = atoi(v7);
+      if (flags.families < 1 ||
+          flags.families > lodestone_test::kMaxColumnFamilies) {
+        fprintf(stderr, "--families: 1 to %d\n",
+                lodestone_test::kMaxColumnFamilies);
+        return 2;
+      }
     } else {
       rest.push_back(argv[i]);
     }
@@ -475,8 +486,9 @@ int main(int argc, char** argv) {
     using namespace lodestone_test;
     FILE* f = fopen(flags.dump_ops.c_str(), "w");
     if (f == nullptr) return 2;
-    for (const Op& op : GenerateOps(
-             Generator(flags.first_seed, flags.ops, ParseSets(flags.sets)))) {
+    for (const Op& op :
+         GenerateOps(Generator(flags.first_seed, flags.ops,
+                               ParseSets(flags.sets), flags.families))) {
       fprintf(f, "%s\n", FormatOp(op).c_str());
     }
     fclose(f);
