@@ -156,6 +156,12 @@ lodestone_gtest(fault_injection_drop_test
 # tools/ldb_commands: our ldb commands.
 lodestone_gtest(ldb_commands_test
   SOURCES ${LODESTONE_ROOT}/tools/ldb_commands/ldb_commands_test.cc)
+# sst_dump and ldb, the binaries, over tables whose CRaFT blocks are damaged.
+lodestone_gtest(damaged_tables_test
+  SOURCES ${LODESTONE_ROOT}/tools/ldb_commands/damaged_tables_test.cc
+          ${LODESTONE_ROOT}/table/craft/craft_test_filters.cc
+  ARGS --sst_dump=$<TARGET_FILE:sst_dump> --ldb=$<TARGET_FILE:ldb>)
+add_dependencies(damaged_tables_test sst_dump ldb)
 
 # Fuzz targets, one per decoder Lodestone adds, in one driver
 # (tests/fuzz/fuzz_target.h). The test command runs each for a few seconds
