@@ -1,0 +1,77 @@
+// Kafka Streams' own key-value store contract (AbstractKeyValueStoreTest,
+// from kafka-streams' test jar: puts, deletes, ranges, reverse ranges,
+// prefix scans, restores, closed stores and iterators) run against
+// LodestoneKeyValueStore, plus what restores do with initial puts.
+
+package lodestone.kafkastreams;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.internals.AbstractKeyValueStoreTest;
+import org.apache.kafka.streams.state.internals.MeteredKeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
+import org.junit.jupiter.api.Test;
+
+public class LodestoneKeyValueStoreContractTest extends AbstractKeyValueStoreTest {
+  // verify_initial_puts refuses an initial put over a visible value, so a
+  // restore that wrote one where it must not fails the test.
+  static final String OPTIONS = LodestoneStores.DEFAULT_OPTIONS + ";verify_initial_puts=true";
+
+  @SuppressWarnings("unchecked")
+  @Override
+  protected <K, V> KeyValueStore<K, V> createKeyValueStore(final StateStoreContext context) {
+    final StoreBuilder<KeyValueStore<K, V>> builder = Stores.keyValueStoreBuilder(
+        LodestoneStores.persistentKeyValueStore("my-store", OPTIONS),
+        (Serde<K>) context.keySerde(), (Serde<V>) context.valueSerde());
+    final KeyValueStore<K, V> built = builder.build();
+    built.init(context, built);
+    return built;
+  }
+
+  // The store under the builder's metering and change-logging layers.
+  private LodestoneKeyValueStore inner() {
+    StateStore inner = store;
+    while (inner instanceof WrappedStateStore) {
+      inner = ((WrappedStateStore<?, ?, ?>) inner).wrapped();
+    }
+    return (LodestoneKeyValueStore) inner;
+  }
+
+  // A changelog that writes every key, overwrites half of them and deletes
+  // the other half, restored into an empty store: each key's first record
+  // is an initial put, so the deleted half leaves nothing behind when the
+  // store flushes (initial put and delete both dropped), and the overwrites
+  // are plain puts (verify_initial_puts would refuse them otherwise).
+  @Test
+  public void restoreIntoAnEmptyStoreWritesFirstRecordsAsInitialPuts() {
+    store.close();
+    for (int i = 0; i < 100; i++) {
+      driver.addEntryToRestoreLog(i, "first-" + i);
+    }
+    for (int i = 0; i < 100; i++) {
+      driver.addEntryToRestoreLog(i, i < 50 ? "second-" + i : null);
+    }
+    store = createKeyValueStore(driver.context());
+    context.restore(store.name(), driver.restoredEntries());
+    for (int i = 0; i < 100; i++) {
+      if (i < 50) {
+        assertEquals("second-" + i, store.get(i));
+      } else {
+        assertNull(store.get(i));
+      }
+    }
+    store.flush();
+    final String tables = inner().property("rocksdb.aggregated-table-properties");
+    assertTrue(tables.contains("# deletions=0;"), tables);
+    assertTrue(tables.contains("# entries=50;"), tables);
+    assertTrue(store instanceof MeteredKeyValueStore);
+  }
+}
