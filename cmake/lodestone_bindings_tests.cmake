@@ -1,8 +1,8 @@
 # Tests of the bindings configuration (tools/build.sh bindings), beside
 # RocksJava's own suite (upstream's jtest_<class> tests, one JVM per class,
 # from java/CMakeLists.txt with our classes added by java/lodestone.cmake):
-# grocksdb's suite through cgo against the installed static library, and
-# Kafka Streams' state stores on the jar. Each exits 77 (skipped) when its
+# grocksdb's suite through cgo against the installed static library,
+# Kafka Streams' state stores on the jar, and lodestone-kafka-streams. Each exits 77 (skipped) when its
 # toolchain is missing.
 set(LODESTONE_JAVA_BUILD_DIR ${CMAKE_CURRENT_BINARY_DIR}/java)
 
@@ -16,4 +16,12 @@ add_test(NAME lodestone.kafka_streams
   COMMAND bash ${LODESTONE_ROOT}/tests/ecosystem/kafka-streams/run.sh
           ${LODESTONE_JAVA_BUILD_DIR})
 set_tests_properties(lodestone.kafka_streams PROPERTIES
-  LABELS bindings SKIP_RETURN_CODE 77 TIMEOUT 1200)
+  LABELS bindings SKIP_RETURN_CODE 77 TIMEOUT 1200 RESOURCE_LOCK maven_local)
+
+# lodestone-kafka-streams (java/kafka-streams/): our store suppliers, under
+# Kafka Streams' own store contract and in topologies.
+add_test(NAME lodestone.kafka_streams_stores
+  COMMAND bash ${LODESTONE_ROOT}/java/kafka-streams/run_tests.sh
+          ${LODESTONE_JAVA_BUILD_DIR})
+set_tests_properties(lodestone.kafka_streams_stores PROPERTIES
+  LABELS bindings SKIP_RETURN_CODE 77 TIMEOUT 1200 RESOURCE_LOCK maven_local)

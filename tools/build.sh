@@ -4,7 +4,9 @@
 #   tools/build.sh release   Lodestone, Release, static; db_bench, ldb, sst_dump
 #   tools/build.sh stock     upstream 9.10.0 unpatched, same flags as release
 #   tools/build.sh bindings  Lodestone, Release, position independent, JNI on:
-#                            librocksdb.a, the rocksdbjni jar, RocksJava's tests
+#                            librocksdb.a, the rocksdbjni jar, RocksJava's tests;
+#                            with Maven, installs the jar into the local Maven
+#                            repository as org.rocksdb:rocksdbjni:9.10.0-lodestone
 #   tools/build.sh asan      the test configuration under ASAN and UBSAN: our
 #                            tests (ctest label gtest) and db_stress
 #   tools/build.sh tsan      the same under TSAN
@@ -32,4 +34,9 @@ esac
 if [ "${LODESTONE_SHARED:-OFF}" = ON ] && [ "$config" != test ]; then
   targets+=(rocksdb-shared)
 fi
-ninja -C "$LODESTONE_ROOT/build/$config" -j "$JOBS" "${targets[@]}"
+ninja -C "$LODESTONE_ROOT/build/$config" -j "$JOBS" "${targets[@]}" || exit 1
+if [ "$config" = bindings ] && [ -z "${1:-}" ] && command -v mvn >/dev/null; then
+  # The jar under the coordinate a Java build overrides rocksdbjni with
+  # (docs/bindings.md), which lodestone-kafka-streams builds on.
+  bash "$LODESTONE_ROOT/java/install_jar.sh" "$LODESTONE_ROOT/build/bindings/rocksdb/java"
+fi

@@ -7,21 +7,13 @@
 # Streams user makes (docs/bindings.md). Exits 77 (ctest: skipped) without
 # Maven or a JDK.
 set -euo pipefail
-if [ -d "$1" ]; then
-  jar=$(ls "$1"/rocksdbjni-*-linux64.jar | head -1)
-else
-  jar=$1
-fi
-[ -f "$jar" ] || { echo "no rocksdbjni jar at $1" >&2; exit 2; }
-jar=$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")
 here=$(cd "$(dirname "$0")" && pwd)
 command -v mvn >/dev/null && command -v javac >/dev/null || { echo "no mvn/javac: skipped"; exit 77; }
 version=9.10.0-lodestone
+bash "$here/../../../java/install_jar.sh" "$1"
 cd "$here"
-mvn -q -B install:install-file -Dfile="$jar" -DgroupId=org.rocksdb \
-  -DartifactId=rocksdbjni -Dversion=$version -Dpackaging=jar
 echo "== stock rocksdbjni (kafka-streams' own)"
 mvn -q -B test -Dlodestone.expected=false
-echo "== Lodestone rocksdbjni ($jar)"
+echo "== Lodestone rocksdbjni ($1)"
 mvn -q -B test -Drocksdbjni.version=$version -Dlodestone.expected=true
 echo "Kafka Streams state stores: passed on stock and on Lodestone"
