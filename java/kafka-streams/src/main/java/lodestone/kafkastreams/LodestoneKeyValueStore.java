@@ -395,17 +395,22 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       iterators = new ArrayList<>(openIterators);
     }
     iterators.forEach(LodestoneKeyValueIterator::close);
-    if (configSetter != null) {
-      configSetter.close(name, options);
-      configSetter = null;
+    try {
+      if (configSetter != null) {
+        configSetter.close(name, options);
+        configSetter = null;
+      }
+    } finally {
+      // Even when the application's setter throws: an open DB would keep
+      // its lock, and the next instance of this store could not open it.
+      db.close();
+      db = null;
+      options.close();
+      writeOptions.close();
+      flushOptions.close();
+      bloomFilter.close();
+      cache.close();
     }
-    db.close();
-    db = null;
-    options.close();
-    writeOptions.close();
-    flushOptions.close();
-    bloomFilter.close();
-    cache.close();
   }
 
   /** A DB property of the open store (tests, diagnostics). */
