@@ -95,7 +95,8 @@ public class ClusterOrdersTest {
     cluster.waitForReadyBrokers();
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
       admin.createTopics(Stream.of(OrdersTopology.ORDERS, OrdersTopology.PAYMENTS,
-                                   OrdersTopology.ENRICHED)
+                                   OrdersTopology.ENRICHED, OrdersTopology.WINDOW_COUNTS,
+                                   OrdersTopology.SESSIONS)
                              .map(t -> new NewTopic(t, PARTITIONS, (short) 1))
                              .toList())
           .all()
@@ -246,16 +247,27 @@ public class ClusterOrdersTest {
     return sorted.get((int) Math.min(sorted.size() - 1, Math.floor(q * sorted.size()))) / 1e3;
   }
 
-  // The output so far, read committed, until it holds `expected` records
-  // and a further second brings no more.
-  private List<String> readEnriched(final KafkaConsumer<String, String> consumer,
-      final List<String> into, final int expected) {
+  private KafkaConsumer<String, String> consumer(final String topic) {
+    final KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+            ConsumerConfig.GROUP_ID_CONFIG, "verifier-" + topic,
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+        new StringDeserializer(), new StringDeserializer());
+    consumer.subscribe(List.of(topic));
+    return consumer;
+  }
+
+  // A topic's records so far, read committed, until `into` holds
+  // `expected` and a further second brings no more.
+  private static List<KeyValue<String, String>> read(final KafkaConsumer<String, String> consumer,
+      final List<KeyValue<String, String>> into, final int expected) {
     final long deadline = System.nanoTime() + WAIT.toNanos();
     long quietSince = System.nanoTime();
     while (System.nanoTime() < deadline) {
       final int before = into.size();
       for (final ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-        into.add(r.key() + "=" + r.value());
+        into.add(KeyValue.pair(r.key(), r.value()));
       }
       if (into.size() != before) {
         quietSince = System.nanoTime();
@@ -266,15 +278,84 @@ public class ClusterOrdersTest {
     return into;
   }
 
-  // Sends one phase of payments; returns the enriched records they must give.
+  private static List<String> joined(final List<KeyValue<String, String>> records) {
+    final List<String> out = new ArrayList<>();
+    records.forEach(kv -> out.add(kv.key + "=" + kv.value));
+    return out;
+  }
+
+  // The newest value of each key (a key's records share a partition, so
+  // their order is the order they were written in); null values drop it.
+  private static TreeMap<String, String> latest(final List<KeyValue<String, String>> records) {
+    final TreeMap<String, String> out = new TreeMap<>();
+    for (final KeyValue<String, String> kv : records) {
+      if (kv.value == null) {
+        out.remove(kv.key);
+      } else {
+        out.put(kv.key, kv.value);
+      }
+    }
+    return out;
+  }
+
+  /** Payments sent so far: what the windowed and session counts must show. */
+  private static final class PaymentModel {
+    final long startMs;
+    int sent;
+    final TreeMap<String, List<Long>> times = new TreeMap<>();
+
+    PaymentModel(final long startMs) {
+      this.startMs = startMs;
+    }
+
+    long nextTimestamp(final String key) {
+      final long ts = startMs + 100L * sent++;
+      times.computeIfAbsent(key, k -> new ArrayList<>()).add(ts);
+      return ts;
+    }
+
+    TreeMap<String, String> windowCounts() {
+      final long size = OrdersTopology.WINDOW.toMillis();
+      final TreeMap<String, String> out = new TreeMap<>();
+      times.forEach((key, list) -> list.forEach(ts -> out.merge(
+          key + "@" + (ts - ts % size), "1", (a, b) -> String.valueOf(Long.parseLong(a) + 1))));
+      return out;
+    }
+
+    TreeMap<String, String> sessions() {
+      final long gap = OrdersTopology.SESSION_GAP.toMillis();
+      final TreeMap<String, String> out = new TreeMap<>();
+      times.forEach((key, list) -> {
+        long start = list.get(0);
+        long end = start;
+        long count = 0;
+        for (final long ts : list) {
+          if (ts - end > gap) {
+            out.put(key + "@" + start + "-" + end, String.valueOf(count));
+            start = ts;
+            count = 0;
+          }
+          end = ts;
+          count++;
+        }
+        out.put(key + "@" + start + "-" + end, String.valueOf(count));
+      });
+      return out;
+    }
+  }
+
+  // Sends one phase of payments, half of them to a few hundred hot orders
+  // (whose sessions merge); returns the enriched records they must give.
   private List<String> sendPayments(final KafkaProducer<String, String> producer,
-      final TreeMap<String, String> model, final Random random, final int phase) {
+      final TreeMap<String, String> model, final PaymentModel payments, final Random random,
+      final int phase) {
     final List<String> expected = new ArrayList<>();
     for (int j = 0; j < PAYMENTS_PER_PHASE; j++) {
-      final int order = random.nextInt(ORDERS);
+      final int order = random.nextBoolean() ? random.nextInt(300) : random.nextInt(ORDERS);
       final String key = OrdersTopology.orderKey(2 * (order % (REGIONS / 2)), order);
       final String payment = "pay-" + phase + "-" + j;
-      producer.send(new ProducerRecord<>(OrdersTopology.PAYMENTS, key, payment));
+      producer.send(new ProducerRecord<>(
+          OrdersTopology.PAYMENTS, null, payments.nextTimestamp(key), key, payment));
       if (model.containsKey(key)) {
         expected.add(key + "=" + payment + "|" + model.get(key));
       }
@@ -312,25 +393,21 @@ public class ClusterOrdersTest {
     }
     await("the orders store to hold every order", () -> storeSize() == model.size());
 
+    // Payments carry event times after every order's, 100 ms apart, so
+    // windows and sessions close and expire as the run goes on.
+    final PaymentModel payments = new PaymentModel(System.currentTimeMillis() + 60_000);
     final Random random = new Random(42);
     final List<String> expected = new ArrayList<>();
-    final List<String> enriched = new ArrayList<>();
+    final List<KeyValue<String, String>> enriched = new ArrayList<>();
     try (KafkaProducer<String, String> producer = producer();
-         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-             Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-                 ConsumerConfig.GROUP_ID_CONFIG, "verifier",
-                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-             new StringDeserializer(), new StringDeserializer())) {
-      consumer.subscribe(List.of(OrdersTopology.ENRICHED));
-
+         KafkaConsumer<String, String> consumer = consumer(OrdersTopology.ENRICHED)) {
       // Phase 1: payments through both instances, timed end to end.
       final long t0 = System.nanoTime();
-      expected.addAll(sendPayments(producer, model, random, 1));
-      readEnriched(consumer, enriched, expected.size());
+      expected.addAll(sendPayments(producer, model, payments, random, 1));
+      read(consumer, enriched, expected.size());
       final double seconds = (System.nanoTime() - t0) / 1e9;
       results.put("payments_per_second", Math.round(PAYMENTS_PER_PHASE / seconds));
-      assertSameRecords(expected, enriched, "phase 1");
+      assertSameRecords(expected, joined(enriched), "phase 1");
 
       // Interactive queries: gets on the instance that hosts the key,
       // ranges per region over both instances.
@@ -347,14 +424,14 @@ public class ClusterOrdersTest {
           .stream().mapToInt(t -> t.activeTasks().size()).sum() == PARTITIONS);
       results.put("failover_restore_ms", Math.round(restoresA.millis()));
       results.put("failover_restored_records", restoresA.records.get());
-      expected.addAll(sendPayments(producer, model, random, 2));
+      expected.addAll(sendPayments(producer, model, payments, random, 2));
       // b comes back with no state: it rejoins, warms up and may take tasks
       // back; no payment may be lost or duplicated on the way.
       start("b", new RestoreTimes());
       awaitRunning();
-      expected.addAll(sendPayments(producer, model, random, 3));
-      readEnriched(consumer, enriched, expected.size());
-      assertSameRecords(expected, enriched, "after b's restart");
+      expected.addAll(sendPayments(producer, model, payments, random, 3));
+      read(consumer, enriched, expected.size());
+      assertSameRecords(expected, joined(enriched), "after b's restart");
       // b's return moves tasks back (warm-up, then a probing rebalance):
       // queries that meet a migrating store try again, as an application's
       // interactive queries would.
@@ -370,6 +447,19 @@ public class ClusterOrdersTest {
           Thread.sleep(200);
         }
       }
+    }
+    // Every payment counted once in its window and its session.
+    try (KafkaConsumer<String, String> windows = consumer(OrdersTopology.WINDOW_COUNTS);
+         KafkaConsumer<String, String> sessions = consumer(OrdersTopology.SESSIONS)) {
+      final List<KeyValue<String, String>> windowRecords =
+          read(windows, new ArrayList<>(), payments.sent);
+      assertEquals(payments.sent, windowRecords.size(), "one window update per payment");
+      assertEquals(payments.windowCounts(), latest(windowRecords), "windowed counts");
+      final TreeMap<String, String> sessionCounts =
+          latest(read(sessions, new ArrayList<>(), payments.sent));
+      assertEquals(payments.sessions(), sessionCounts, "session counts");
+      results.put("windows", payments.windowCounts().size());
+      results.put("sessions", sessionCounts.size());
     }
 
     final Map<String, Long> tickers = new LinkedHashMap<>();
