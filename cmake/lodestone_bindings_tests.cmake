@@ -25,3 +25,14 @@ add_test(NAME lodestone.kafka_streams_stores
           ${LODESTONE_JAVA_BUILD_DIR})
 set_tests_properties(lodestone.kafka_streams_stores PROPERTIES
   LABELS bindings SKIP_RETURN_CODE 77 TIMEOUT 1200 RESOURCE_LOCK maven_local)
+
+# Kafka Streams applications on an in-process Kafka cluster (KRaft), two
+# instances, exactly-once, a failover: small sizes, on stock rocksdbjni and
+# on the Lodestone jar with Lodestone's stores (the full three-way
+# measurement is tests/ecosystem/kafka-cluster/run.sh; docs/bindings.md).
+add_test(NAME lodestone.kafka_cluster
+  COMMAND env LODESTONE_CLUSTER_SIZE=small
+          bash ${LODESTONE_ROOT}/tests/ecosystem/kafka-cluster/run.sh
+          ${LODESTONE_JAVA_BUILD_DIR} ${CMAKE_CURRENT_BINARY_DIR}/kafka-cluster stock stores)
+set_tests_properties(lodestone.kafka_cluster PROPERTIES
+  LABELS bindings SKIP_RETURN_CODE 77 TIMEOUT 1200 RESOURCE_LOCK maven_local)

@@ -68,8 +68,10 @@ public class ClusterOrdersTest {
   private static final String APPLICATION = "orders-app";
   private static final int PARTITIONS = 3;
   private static final int REGIONS = 20;  // Orders only in even ones.
-  private static final int ORDERS = 20000;
-  private static final int PAYMENTS_PER_PHASE = 10000;
+  // Sizes: -Dorders and -Dpayments (per phase); the test command runs a
+  // smaller run than the measurements (run.sh).
+  private static final int ORDERS = Integer.getInteger("orders", 20000);
+  private static final int PAYMENTS_PER_PHASE = Integer.getInteger("payments", 10000);
   private static final Duration WAIT = Duration.ofSeconds(180);
 
   @TempDir Path dir;
@@ -351,7 +353,8 @@ public class ClusterOrdersTest {
       final int phase) {
     final List<String> expected = new ArrayList<>();
     for (int j = 0; j < PAYMENTS_PER_PHASE; j++) {
-      final int order = random.nextBoolean() ? random.nextInt(300) : random.nextInt(ORDERS);
+      final int order =
+          random.nextBoolean() ? random.nextInt(ORDERS / 64) : random.nextInt(ORDERS);
       final String key = OrdersTopology.orderKey(2 * (order % (REGIONS / 2)), order);
       final String payment = "pay-" + phase + "-" + j;
       producer.send(new ProducerRecord<>(
