@@ -10,6 +10,7 @@
   lodestone_bench.py report RESULTS.json
   lodestone_bench.py archive RESULTS.json...
   lodestone_bench.py headline [--out benchmarks/README.md]
+  lodestone_bench.py kafka-cluster [--reps 3] [--jar DIR] [--out DIR] [--archive]
 
 `run` builds the release and stock db_bench when missing (tools/build.sh),
 alternates the variants over fresh DBs, and writes results.json, results.md
@@ -24,7 +25,13 @@ per repetition and every variant run the rest on a copy of that DB.
 one scenario at each factor and writes how each ratio moves with size
 (scale.json, scale.md and a ratio-against-size plot in
 build/bench/<scenario>_scale/); `scale-report` does the last part from
-runs already made."""
+runs already made.
+
+`kafka-cluster` runs the Kafka Streams applications on an in-process Kafka
+cluster (tests/ecosystem/kafka-cluster/run.sh) on stock rocksdbjni, on the
+Lodestone jar with Kafka Streams' stores and with Lodestone's stores
+(lodestone_bench/cluster.py), and writes results.json and results.md;
+with --archive, into benchmarks/<date>_<commit>/kafka_cluster/ too."""
 
 import argparse
 import json
@@ -33,8 +40,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from lodestone_bench import (archive, found, markdown, plots, runner, scale,  # noqa: E402
-                             summary, tables)
+from lodestone_bench import (archive, cluster, found, markdown, plots,  # noqa: E402
+                             runner, scale, summary, tables)
 from lodestone_bench.scenario import (ScenarioError, list_scenarios,  # noqa: E402
                                       base_name, load_scenario, scaled)
 
@@ -184,6 +191,35 @@ def cmd_archive(args):
     return 0
 
 
+def cmd_kafka_cluster(args):
+    jar_dir = args.jar or os.path.join(runner.REPO, "build", "bindings", "rocksdb", "java")
+    library = os.path.join(runner.REPO, "build", "bindings", "rocksdb", "librocksdb.a")
+    if not os.path.isdir(jar_dir):
+        raise runner.BenchError("no rocksdbjni jar at %s (tools/build.sh bindings)" % jar_dir)
+    out_dir = args.out or os.path.join(runner.REPO, "build", "bench", cluster.NAME)
+    os.makedirs(out_dir, exist_ok=True)
+    runs = cluster.run(runner.REPO, jar_dir, args.reps, out_dir)
+    results = {
+        "scenario": {"name": cluster.NAME,
+                     "description": "Kafka Streams applications on an in-process "
+                                    "Kafka cluster (tests/ecosystem/kafka-cluster)"},
+        "repetitions": args.reps,
+        "provenance": runner.provenance({"bindings": library}),
+        "runs": runs,
+        "summary": cluster.summarize(runs),
+        "tickers": cluster.tickers(runs),
+    }
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    md = cluster.markdown(results)
+    with open(os.path.join(out_dir, "results.md"), "w") as f:
+        f.write(md)
+    print(md)
+    if args.archive:
+        report_archived(archive.archive(results, out_dir, ARCHIVE_ROOT))
+    return 0
+
+
 def cmd_report(args):
     with open(args.results) as f:
         results = json.load(f)
@@ -236,6 +272,13 @@ def main(argv=None):
                           " an archived run is never rewritten)")
     arc = sub.add_parser("archive", help="copy existing results into benchmarks/")
     arc.add_argument("results", nargs="+")
+    kc = sub.add_parser("kafka-cluster", help="Kafka Streams on a Kafka cluster, three ways")
+    kc.add_argument("--reps", type=int, default=3)
+    kc.add_argument("--jar", default="", help="rocksdbjni jar directory "
+                    "(default build/bindings/rocksdb/java)")
+    kc.add_argument("--out", default="")
+    kc.add_argument("--archive", action="store_true",
+                    help="copy the results into benchmarks/")
     head = sub.add_parser("headline", help="regenerate the headline page from benchmarks/")
     head.add_argument("--out", default=HEADLINE_PAGE)
     args = p.parse_args(argv)
@@ -252,6 +295,8 @@ def main(argv=None):
             return cmd_scale(args)
         if args.command == "scale-report":
             return cmd_scale_report(args)
+        if args.command == "kafka-cluster":
+            return cmd_kafka_cluster(args)
         if args.command == "headline":
             write_headline(args.out)
             return 0
