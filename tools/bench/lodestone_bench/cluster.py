@@ -35,6 +35,7 @@ MEASUREMENTS = [
     ("empty_range_p50_us_after_restart", False),
     ("empty_range_p99_us_after_restart", False),
     ("failover_restore_ms", False),
+    ("failover_restore_us_per_record", False),
     ("store_table_bytes", False),
     ("tombstones_in_tables", False),
 ]
