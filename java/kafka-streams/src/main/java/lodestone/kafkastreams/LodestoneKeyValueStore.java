@@ -102,6 +102,11 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private RocksDBConfigSetter configSetter;
   private RocksDB db;
   private volatile boolean open;
+  // Set by the first write that is not a restore's (guarded by this). From
+  // then on a restore's keys may have visible values its RestoredKeys never
+  // saw (a standby promoted to active and recycled back keeps its store
+  // and its restore callback), so restores write plain puts.
+  private boolean writtenByProcessing;
 
   /**
    * @param name the store's name (its directory)
@@ -190,7 +195,8 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /**
    * Replays changelog batches. In a store that was empty when the restore
-   * began, each key's first record is an initial put (RestoredKeys).
+   * began, and that nothing but restores has written since, each key's
+   * first record is an initial put (RestoredKeys).
    */
   private final class Restorer implements BatchingStateRestoreCallback {
     private final RestoredKeys restoredKeys;
@@ -204,7 +210,8 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       synchronized (LodestoneKeyValueStore.this) {
         try (WriteBatch batch = new WriteBatch()) {
           for (final KeyValue<byte[], byte[]> record : records) {
-            final boolean isNew = restoredKeys != null && restoredKeys.addIfNew(record.key);
+            final boolean isNew = restoredKeys != null && !writtenByProcessing
+                && restoredKeys.addIfNew(record.key);
             if (record.value == null) {
               batch.delete(record.key);
             } else if (isNew) {
@@ -231,6 +238,7 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   public synchronized void put(final Bytes key, final byte[] value) {
     Objects.requireNonNull(key, "key cannot be null");
     checkOpen();
+    writtenByProcessing = true;
     try {
       if (value == null) {
         db.delete(writeOptions, key.get());
@@ -249,6 +257,7 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     final byte[] existing = get(key);
     if (existing == null && value != null) {
       // Absent, and only this thread writes: the initial-put contract holds.
+      writtenByProcessing = true;
       try {
         InitialPuts.putInitial(db, writeOptions, key.get(), value);
       } catch (final RocksDBException e) {
@@ -263,6 +272,7 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   @Override
   public synchronized void putAll(final List<KeyValue<Bytes, byte[]>> entries) {
     checkOpen();
+    writtenByProcessing = true;
     try (WriteBatch batch = new WriteBatch()) {
       for (final KeyValue<Bytes, byte[]> entry : entries) {
         Objects.requireNonNull(entry.key, "key cannot be null");

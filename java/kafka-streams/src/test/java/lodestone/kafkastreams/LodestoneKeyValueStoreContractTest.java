@@ -74,4 +74,24 @@ public class LodestoneKeyValueStoreContractTest extends AbstractKeyValueStoreTes
     assertTrue(tables.contains("# entries=50;"), tables);
     assertTrue(store instanceof MeteredKeyValueStore);
   }
+
+  // A store restored into, then written by processing (a standby promoted
+  // to active), then restored into again (recycled back to a standby): the
+  // keys processing wrote are visible, so the second restore's records are
+  // plain puts (verify_initial_puts refuses an initial put over them).
+  @Test
+  public void restoreAfterProcessingWritesPlainPuts() {
+    store.close();
+    driver.addEntryToRestoreLog(1, "restored-1");
+    store = createKeyValueStore(driver.context());
+    context.restore(store.name(), driver.restoredEntries());
+    store.put(2, "processed-2");
+    driver.clear();
+    driver.addEntryToRestoreLog(2, "restored-2");
+    driver.addEntryToRestoreLog(3, "restored-3");
+    context.restore(store.name(), driver.restoredEntries());
+    assertEquals("restored-1", store.get(1));
+    assertEquals("restored-2", store.get(2));
+    assertEquals("restored-3", store.get(3));
+  }
 }
