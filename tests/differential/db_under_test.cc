@@ -69,6 +69,11 @@ void DbUnderTest::StartWriter(int num_keys, uint64_t seed) {
   writer_ = std::thread([this, num_keys, seed] {
     std::mt19937_64 rng(seed);
     for (uint64_t n = 0; !stop_writer_.load(); ++n) {
+      while (n >= ops_applied_.load(std::memory_order_relaxed) /
+                      kOpsPerWriterKey &&
+             !stop_writer_.load()) {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
       char key[48];
       snprintf(key, sizeof(key), "k%06d~w%llu",
                static_cast<int>(rng() % static_cast<uint64_t>(num_keys)),

@@ -45,9 +45,14 @@ class DbUnderTest {
   void Destroy();
 
   // The concurrent writer (OptionSet::concurrent_writer): keys between the
-  // op stream's ("k000123~w7") until StopWriter. Does nothing for other
-  // option sets.
+  // op stream's ("k000123~w7") until StopWriter, at most one per
+  // kOpsPerWriterKey ops the stream has applied (OpApplied), so that a slow
+  // build (a sanitizer's) runs the same mix of writer keys and stream keys
+  // as a fast one. Does nothing for other option sets.
   void StartWriter(int num_keys, uint64_t seed);
+  static constexpr uint64_t kOpsPerWriterKey = 4;
+  // The harness calls it once per op of the stream, read or write.
+  void OpApplied() { ops_applied_.fetch_add(1, std::memory_order_relaxed); }
   // Stops the writer; returns a description of the first acknowledged write
   // that is gone, or "" if none is.
   std::string StopWriter();
@@ -98,6 +103,7 @@ class DbUnderTest {
   };
   std::thread writer_;
   std::atomic<bool> stop_writer_{false};
+  std::atomic<uint64_t> ops_applied_{0};
   std::shared_mutex db_mu_;          // the writer vs. reopen
   std::vector<WrittenKey> written_;  // the writer thread's only
   std::vector<std::pair<std::string, std::string>> range_deletes_;

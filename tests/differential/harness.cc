@@ -162,6 +162,7 @@ RunResult RunOps(const std::vector<Op>& ops,
   snapshots.fill(-1);
   for (size_t i = 0; i < ops.size() && result.ok(); ++i) {
     const Op& op = ops[i];
+    for (auto& db : dbs) db->OpApplied();
     if (IsRead(op.kind)) {
       Op read = op;
       uint64_t seq = model.LastSequence();
