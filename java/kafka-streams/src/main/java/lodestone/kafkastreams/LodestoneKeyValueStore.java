@@ -173,6 +173,11 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       Files.createDirectories(dbDir.toPath());
       db = RocksDB.open(options, dbDir.getAbsolutePath());
     } catch (final IOException | RocksDBException e) {
+      writeOptions.close();
+      flushOptions.close();
+      options.close();
+      bloomFilter.close();
+      cache.close();
       throw new ProcessorStateException("Error opening store " + name + " at location "
           + dbDir, e);
     }
