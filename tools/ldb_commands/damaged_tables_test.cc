@@ -115,6 +115,13 @@ class DamagedTablesTest : public testing::Test {
     ASSERT_OK(Env::Default()->CreateDirIfMissing(root_));
   }
 
+  void TearDown() override {
+    if (!HasFailure()) {
+      // A failure leaves the tables and the tools' logs to look at.
+      EXPECT_OK(DestroyDir(Env::Default(), root_));
+    }
+  }
+
   Options TableOptions(uint32_t range_hash_bits) {
     Options options;
     options.create_if_missing = true;
