@@ -1,5 +1,6 @@
 package lodestone.cluster;
 
+import lodestone.kafkastreams.LodestoneStores;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -21,10 +22,6 @@ import org.rocksdb.Statistics;
  * counts of a closing instance first.
  */
 public class StoreStatistics implements RocksDBConfigSetter {
-  static final String LODESTONE_OPTIONS = "location_cache=16M;"
-      + "min_tombstones_for_range_conversion=4;"
-      + "tombstone_density_trigger=0.3;"
-      + "block_based_table_factory={range_filter=craft}";
   private static final class Open {
     final String storeName;
     final Statistics statistics;
@@ -50,7 +47,7 @@ public class StoreStatistics implements RocksDBConfigSetter {
       try {
         Class.forName("org.rocksdb.LodestoneOptions")
             .getMethod("apply", Options.class, String.class)
-            .invoke(null, options, LODESTONE_OPTIONS);
+            .invoke(null, options, LodestoneStores.DEFAULT_OPTIONS);
       } catch (final ReflectiveOperationException e) {
         throw new IllegalStateException(e);
       }
