@@ -6,6 +6,8 @@
 #   lodestone  Kafka Streams' store on the Lodestone jar, Lodestone's options
 #   stores     Lodestone's store (LodestoneStores.persistentKeyValueStore)
 #   store_bench.sh [repetitions] [out_dir]
+# STORE_BENCH_KEYS sets the store's key count (400000: about 20 MB, all in
+# the stores' 50 MiB block cache; 4000000 is larger than it).
 # Needs the Lodestone jar installed (java/install_jar.sh) and Maven.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +25,7 @@ for ((rep = 0; rep < reps; rep++)); do
     extra=()
     [ "$v" = stock ] && extra=(-Dstock.rocksdbjni.jar="$stock_jar")
     mvn -q -B surefire:test -Dtest=StoreLevelBench -Dbench=true -Dbench.variant="$v" \
+      -Dbench.keys="${STORE_BENCH_KEYS:-400000}" \
       -Dbench.results="$out/$v.rep$rep.json" "${extra[@]}"
     echo "rep $rep $(cat "$out/$v.rep$rep.json")"
   done

@@ -8,11 +8,8 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.rocksdb.ReadOptions;
-import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.Slice;
 
 /**
  * Entries with {@code lower <= key < upper} (either bound may be absent),
@@ -31,28 +28,21 @@ final class LodestoneKeyValueIterator implements KeyValueIterator<Bytes, byte[]>
   private final String storeName;
   private final boolean forward;
   private final Runnable onClose;
-  private final ReadOptions readOptions;
-  private final Slice lowerBound;
-  private final Slice upperBound;
   private final RocksIterator iterator;
   private KeyValue<Bytes, byte[]> next;  // null: not read yet (or at the end)
   private boolean open = true;
 
-  LodestoneKeyValueIterator(final String storeName, final RocksDB db, final byte[] lower,
-      final byte[] upper, final boolean forward, final Runnable onClose) {
+  /**
+   * @param iterator made with read options whose bounds stay valid until
+   *     {@code onClose} runs; this iterator closes it
+   * @param onClose runs once, after {@code iterator} has closed
+   */
+  LodestoneKeyValueIterator(final String storeName, final RocksIterator iterator,
+      final boolean forward, final Runnable onClose) {
     this.storeName = storeName;
     this.forward = forward;
     this.onClose = onClose;
-    this.readOptions = new ReadOptions();
-    this.lowerBound = lower == null ? null : new Slice(lower);
-    this.upperBound = upper == null ? null : new Slice(upper);
-    if (lowerBound != null) {
-      readOptions.setIterateLowerBound(lowerBound);
-    }
-    if (upperBound != null) {
-      readOptions.setIterateUpperBound(upperBound);
-    }
-    this.iterator = db.newIterator(readOptions);
+    this.iterator = iterator;
     if (forward) {
       iterator.seekToFirst();  // The lower bound, when there is one.
     } else {
@@ -106,13 +96,6 @@ final class LodestoneKeyValueIterator implements KeyValueIterator<Bytes, byte[]>
     }
     open = false;
     iterator.close();
-    readOptions.close();
-    if (lowerBound != null) {
-      lowerBound.close();
-    }
-    if (upperBound != null) {
-      upperBound.close();
-    }
     onClose.run();
   }
 

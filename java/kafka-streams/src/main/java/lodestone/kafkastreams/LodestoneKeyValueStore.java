@@ -7,6 +7,7 @@ package lodestone.kafkastreams;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -36,7 +37,9 @@ import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.InfoLogLevel;
 import org.rocksdb.InitialPuts;
 import org.rocksdb.LRUCache;
 import org.rocksdb.LodestoneOptions;
@@ -72,11 +75,11 @@ import org.slf4j.LoggerFactory;
  * from > to} are empty, iterators still open when the store closes are
  * closed, IQv2 key and range queries work. The DB lives where Kafka
  * Streams puts a persistent store's ({@code <state dir>/rocksdb/<name>}),
- * is opened with Kafka Streams' table defaults (4 KiB blocks, a Bloom
- * filter, a 50 MiB block cache) and leveled compaction (the
- * tombstone-aware picker works with it), then the supplier's Lodestone
- * options string, then the application's {@code rocksdb.config.setter}
- * if it names one.
+ * is opened with Kafka Streams' defaults (4 KiB blocks, a Bloom filter, a
+ * 50 MiB block cache, three 16 MiB write buffers, no compression) but for
+ * leveled compaction (the tombstone-aware picker works with it), then the
+ * supplier's Lodestone options string, then the application's {@code
+ * rocksdb.config.setter} if it names one.
  *
  * <p>Thread safety: Kafka Streams calls a store from its stream thread and
  * from interactive queries; every method is synchronized, as in Kafka
@@ -86,10 +89,19 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private static final Logger LOG = LoggerFactory.getLogger(LodestoneKeyValueStore.class);
   private static final long BLOCK_CACHE_BYTES = 50L << 20;
   private static final long BLOCK_SIZE = 4096L;
+  private static final long WRITE_BUFFER_BYTES = 16L << 20;
+  private static final int MAX_WRITE_BUFFERS = 3;
+  // As many as scans a store usually has open at once (a processor's
+  // range join, an interactive query or two).
+  private static final int MAX_IDLE_SCAN_OPTIONS = 4;
 
   private final String name;
   private final String lodestoneOptions;
+  // Iterators not closed yet, and the read options of closed ones kept for
+  // the next scans (ScanReadOptions); both guarded by openIterators, as an
+  // interactive query may close its iterator on another thread.
   private final Set<LodestoneKeyValueIterator> openIterators = new HashSet<>();
+  private final ArrayDeque<ScanReadOptions> idleScanOptions = new ArrayDeque<>();
   private final Position position = Position.emptyPosition();
 
   private StateStoreContext context;
@@ -138,6 +150,12 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     options = new Options();
     options.setCreateIfMissing(true);
     options.setErrorIfExists(false);
+    // Kafka Streams' defaults (its RocksDBStore), but for leveled compaction.
+    options.setWriteBufferSize(WRITE_BUFFER_BYTES);
+    options.setMaxWriteBufferNumber(MAX_WRITE_BUFFERS);
+    options.setCompressionType(CompressionType.NO_COMPRESSION);
+    options.setInfoLogLevel(InfoLogLevel.ERROR_LEVEL);
+    options.setIncreaseParallelism(Math.max(Runtime.getRuntime().availableProcessors(), 2));
     options.setCompactionStyle(CompactionStyle.LEVEL);
     options.setLevelCompactionDynamicLevelBytes(true);
     cache = new LRUCache(BLOCK_CACHE_BYTES);
@@ -364,12 +382,27 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private LodestoneKeyValueIterator openIterator(
       final byte[] lower, final byte[] upper, final boolean forward) {
     checkOpen();
+    ScanReadOptions scanOptions;
+    synchronized (openIterators) {
+      scanOptions = idleScanOptions.pollFirst();
+    }
+    if (scanOptions == null) {
+      scanOptions = new ScanReadOptions();
+    }
+    scanOptions.setBounds(lower, upper);
+    final ScanReadOptions iteratorOptions = scanOptions;
     final LodestoneKeyValueIterator[] self = new LodestoneKeyValueIterator[1];
-    self[0] = new LodestoneKeyValueIterator(name, db, lower, upper, forward, () -> {
-      synchronized (openIterators) {
-        openIterators.remove(self[0]);
-      }
-    });
+    self[0] = new LodestoneKeyValueIterator(name, db.newIterator(scanOptions.readOptions()),
+        forward, () -> {
+          synchronized (openIterators) {
+            openIterators.remove(self[0]);
+            if (open && idleScanOptions.size() < MAX_IDLE_SCAN_OPTIONS) {
+              idleScanOptions.addFirst(iteratorOptions);
+              return;
+            }
+          }
+          iteratorOptions.close();
+        });
     synchronized (openIterators) {
       openIterators.add(self[0]);
     }
@@ -410,6 +443,10 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       iterators = new ArrayList<>(openIterators);
     }
     iterators.forEach(LodestoneKeyValueIterator::close);
+    synchronized (openIterators) {
+      idleScanOptions.forEach(ScanReadOptions::close);
+      idleScanOptions.clear();
+    }
     try {
       if (configSetter != null) {
         configSetter.close(name, options);

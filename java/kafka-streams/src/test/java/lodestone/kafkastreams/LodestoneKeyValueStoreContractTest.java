@@ -6,12 +6,17 @@
 package lodestone.kafkastreams;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -93,5 +98,63 @@ public class LodestoneKeyValueStoreContractTest extends AbstractKeyValueStoreTes
     assertEquals("restored-1", store.get(1));
     assertEquals("restored-2", store.get(2));
     assertEquals("restored-3", store.get(3));
+  }
+
+  private static List<Integer> keys(final KeyValueIterator<Integer, String> it) {
+    final List<Integer> keys = new ArrayList<>();
+    it.forEachRemaining(entry -> keys.add(entry.key));
+    return keys;
+  }
+
+  private static List<Integer> between(final int from, final int to, final boolean forward) {
+    final List<Integer> keys = new ArrayList<>();
+    for (int k = from; k <= to; k++) {
+      keys.add(forward ? k : from + to - k);
+    }
+    return keys;
+  }
+
+  // Scans reuse the read options of closed ones (ScanReadOptions): bounds
+  // of every shape in turn, longer ones replacing the kept buffers, more
+  // scans open at once than the store keeps options for, each seeing
+  // exactly its own range.
+  @Test
+  public void scansReusingReadOptionsSeeTheirOwnBounds() {
+    for (int k = 0; k < 100; k++) {
+      store.put(k, "v" + k);
+    }
+    final List<KeyValueIterator<Integer, String>> open = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      for (int lo = 0; lo < 100; lo += 7) {
+        final int hi = Math.min(99, lo + round * 5);
+        try (KeyValueIterator<Integer, String> it = store.range(lo, hi)) {
+          assertEquals(between(lo, hi, true), keys(it));
+        }
+        try (KeyValueIterator<Integer, String> it = store.reverseRange(lo, hi)) {
+          assertEquals(between(lo, hi, false), keys(it));
+        }
+        try (KeyValueIterator<Integer, String> it = store.range(null, hi)) {
+          assertEquals(between(0, hi, true), keys(it));
+        }
+        try (KeyValueIterator<Integer, String> it = store.range(lo, null)) {
+          assertEquals(between(lo, 99, true), keys(it));
+        }
+        try (KeyValueIterator<Integer, String> it =
+                 store.prefixScan("x".repeat(100 + 100 * round), new StringSerializer())) {
+          assertFalse(it.hasNext());
+        }
+        try (KeyValueIterator<Integer, String> it = store.all()) {
+          assertEquals(between(0, 99, true), keys(it));
+        }
+      }
+      for (int i = 0; i < 10; i++) {
+        open.add(store.range(10 * i, 10 * i + 4));
+      }
+      for (int i = 0; i < 10; i++) {
+        assertEquals(between(10 * i, 10 * i + 4, true), keys(open.get(i)));
+      }
+      open.forEach(KeyValueIterator::close);
+      open.clear();
+    }
   }
 }

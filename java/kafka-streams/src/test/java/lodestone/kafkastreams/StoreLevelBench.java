@@ -78,6 +78,11 @@ public class StoreLevelBench {
   public void reads() throws Exception {
     assumeTrue(Boolean.getBoolean("bench"), "-Dbench=true runs it");
     final String variant = System.getProperty("bench.variant", "stock");
+    // The stores variant with another options string (an ablation), under
+    // its own label in the results.
+    final String storeOptions =
+        System.getProperty("bench.options", LodestoneStores.DEFAULT_OPTIONS);
+    final String label = System.getProperty("bench.label", variant);
     assertEquals(!variant.equals("stock"), lodestoneJar(),
         "variant " + variant + " on the wrong rocksdbjni");
     final Properties config = new Properties();
@@ -89,7 +94,8 @@ public class StoreLevelBench {
     final MockProcessorContext<String, String> context =
         new MockProcessorContext<>(config, new TaskId(0, 0), stateDir);
     final KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(
-        variant.equals("stores") ? LodestoneStores.persistentKeyValueStore("orders")
+        variant.equals("stores")
+            ? LodestoneStores.persistentKeyValueStore("orders", storeOptions)
                                  : Stores.persistentKeyValueStore("orders"),
         Serdes.String(), Serdes.String())
         .withLoggingDisabled()
@@ -107,7 +113,8 @@ public class StoreLevelBench {
         store.delete(key(2 * (i % (REGIONS / 2)), i));
       }
       store.flush();
-      Thread.sleep(2000);  // Background compactions settle.
+      // Background compactions settle.
+      Thread.sleep(Math.max(2000, KEYS / 200));
 
       final List<Long> empty = new ArrayList<>();
       final List<Long> full = new ArrayList<>();
@@ -147,7 +154,7 @@ public class StoreLevelBench {
           "{\"variant\": \"%s\", \"keys\": %d, \"empty_range_p50_us\": %.2f, "
               + "\"empty_range_p99_us\": %.2f, \"range_p50_us\": %.2f, \"range_p99_us\": %.2f, "
               + "\"get_p50_us\": %.2f, \"get_p99_us\": %.2f}%n",
-          variant, KEYS, quantile(empty, 0.5), quantile(empty, 0.99), quantile(full, 0.5),
+          label, KEYS, quantile(empty, 0.5), quantile(empty, 0.99), quantile(full, 0.5),
           quantile(full, 0.99), quantile(gets, 0.5), quantile(gets, 0.99));
       System.out.print(json);
       final String out = System.getProperty("bench.results");
