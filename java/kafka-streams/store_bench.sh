@@ -37,7 +37,7 @@ runs = {}
 for path in glob.glob(os.path.join(out, "*.rep*.json")):
     r = json.load(open(path))
     runs.setdefault(r["variant"], []).append(r)
-keys = [k for k in runs["stock"][0] if k.endswith("_us")]
+keys = [k for k in runs["stock"][0] if k.endswith("_us") or k == "table_bytes"]
 print("%-22s %12s %12s %12s   (median; ratio: stock / variant, higher is better)"
       % ("measurement", "stock", "lodestone", "stores"))
 for k in keys:
