@@ -3,6 +3,7 @@
 // visible (flush, range tombstone, ingestion, reopen, another DB sharing
 // the cache) keeps a remembered location from answering.
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <future>
@@ -638,6 +639,57 @@ TEST_F(LocationCacheDBTest, EntitiesAreNotRemembered) {
   EXPECT_EQ(Ticker(LOCATION_CACHE_POPULATE), 0u);
   EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
   ExpectHit("p", "plain");
+}
+
+// GetEntity and MultiGetEntity of remembered plain keys, without a
+// snapshot: hits serve them, the value as the default column; a newer
+// entity over the key wins in the memtable and after its flush.
+TEST_F(LocationCacheDBTest, EntityReadsOfARememberedPlainKey) {
+  Open(LocationOptions());
+  ASSERT_OK(Put("p", "plain"));
+  ASSERT_OK(Put("q", "other"));
+  ASSERT_OK(Flush());
+  ExpectHit("p", "plain");
+  ExpectHit("q", "other");
+  const WideColumns plain{{kDefaultWideColumnName, "plain"}};
+  ColumnFamilyHandle* cf = db_->DefaultColumnFamily();
+  for (int i = 0; i < 2; i++) {
+    PinnableWideColumns entity;
+    const uint64_t hits = Ticker(LOCATION_CACHE_HIT);
+    ASSERT_OK(db_->GetEntity(ReadOptions(), cf, "p", &entity));
+    EXPECT_EQ(entity.columns(), plain);
+    EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 1);
+    std::array<Slice, 3> keys{{"p", "q", "absent"}};
+    std::array<PinnableWideColumns, 3> results;
+    std::array<Status, 3> statuses;
+    db_->MultiGetEntity(ReadOptions(), cf, keys.size(), keys.data(),
+                        results.data(), statuses.data());
+    EXPECT_EQ(Ticker(LOCATION_CACHE_HIT), hits + 3);  // p and q served too.
+    ASSERT_OK(statuses[0]);
+    ASSERT_OK(statuses[1]);
+    EXPECT_TRUE(statuses[2].IsNotFound());
+    EXPECT_EQ(results[0].columns(), plain);
+    EXPECT_EQ(results[1].columns(),
+              (WideColumns{{kDefaultWideColumnName, "other"}}));
+  }
+  EXPECT_EQ(Ticker(LOCATION_CACHE_FALSE_HIT), 0u);
+
+  const WideColumns newer{{kDefaultWideColumnName, "v2"}, {"c", "w"}};
+  ASSERT_OK(db_->PutEntity(WriteOptions(), cf, "p", newer));
+  for (int flushed = 0; flushed < 2; flushed++) {
+    PinnableWideColumns entity;
+    ASSERT_OK(db_->GetEntity(ReadOptions(), cf, "p", &entity));
+    EXPECT_EQ(entity.columns(), newer) << flushed;
+    std::array<Slice, 1> keys{{"p"}};
+    std::array<PinnableWideColumns, 1> results;
+    std::array<Status, 1> statuses;
+    db_->MultiGetEntity(ReadOptions(), cf, keys.size(), keys.data(),
+                        results.data(), statuses.data());
+    ASSERT_OK(statuses[0]);
+    EXPECT_EQ(results[0].columns(), newer) << flushed;
+    EXPECT_EQ(Get("p"), "v2") << flushed;
+    ASSERT_OK(Flush());
+  }
 }
 
 TEST_F(LocationCacheDBTest, MergeOperandsTakeTheFullPath) {
