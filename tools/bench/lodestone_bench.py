@@ -10,7 +10,7 @@
   lodestone_bench.py report RESULTS.json
   lodestone_bench.py archive RESULTS.json...
   lodestone_bench.py headline [--out benchmarks/README.md]
-  lodestone_bench.py kafka-cluster [--reps 3] [--jar DIR] [--out DIR] [--archive]
+  lodestone_bench.py kafka-cluster [--reps 3] [--regime warm|cold] [--jar DIR] [--out DIR] [--archive]
 
 `run` builds the release and stock db_bench when missing (tools/build.sh),
 alternates the variants over fresh DBs, and writes results.json, results.md
@@ -31,7 +31,9 @@ runs already made.
 cluster (tests/ecosystem/kafka-cluster/run.sh) on stock rocksdbjni, on the
 Lodestone jar with Kafka Streams' stores and with Lodestone's stores
 (lodestone_bench/cluster.py), and writes results.json and results.md;
-with --archive, into benchmarks/<date>_<commit>/kafka_cluster/ too."""
+with --archive, into benchmarks/<date>_<commit>/kafka_cluster/ too
+(kafka_cluster_cold/ for --regime cold: every store behind a 64 KiB block
+cache with direct reads)."""
 
 import argparse
 import json
@@ -196,13 +198,15 @@ def cmd_kafka_cluster(args):
     library = os.path.join(runner.REPO, "build", "bindings", "rocksdb", "librocksdb.a")
     if not os.path.isdir(jar_dir):
         raise runner.BenchError("no rocksdbjni jar at %s (tools/build.sh bindings)" % jar_dir)
-    out_dir = args.out or os.path.join(runner.REPO, "build", "bench", cluster.NAME)
+    name = cluster.REGIMES[args.regime]
+    out_dir = args.out or os.path.join(runner.REPO, "build", "bench", name)
     os.makedirs(out_dir, exist_ok=True)
-    runs = cluster.run(runner.REPO, jar_dir, args.reps, out_dir)
+    runs = cluster.run(runner.REPO, jar_dir, args.reps, out_dir, args.regime)
     results = {
-        "scenario": {"name": cluster.NAME,
+        "scenario": {"name": name, "regime": args.regime,
                      "description": "Kafka Streams applications on an in-process "
-                                    "Kafka cluster (tests/ecosystem/kafka-cluster)"},
+                                    "Kafka cluster (tests/ecosystem/kafka-cluster), "
+                                    "%s regime" % args.regime},
         "repetitions": args.reps,
         "provenance": runner.provenance({"bindings": library}),
         "runs": runs,
@@ -277,6 +281,8 @@ def main(argv=None):
     kc.add_argument("--jar", default="", help="rocksdbjni jar directory "
                     "(default build/bindings/rocksdb/java)")
     kc.add_argument("--out", default="")
+    kc.add_argument("--regime", choices=sorted(cluster.REGIMES), default="warm",
+                    help="cold: a 64 KiB block cache per store and direct reads")
     kc.add_argument("--archive", action="store_true",
                     help="copy the results into benchmarks/")
     head = sub.add_parser("headline", help="regenerate the headline page from benchmarks/")

@@ -8,7 +8,10 @@ Variants (run.sh's): stock (stock rocksdbjni, Kafka Streams' stores),
 lodestone (the Lodestone jar, Kafka Streams' stores with Lodestone's
 options), stores (the Lodestone jar, lodestone-kafka-streams' stores).
 Each repetition runs every variant once, the order rotating, so drift
-hits all alike."""
+hits all alike. Regimes: warm (Kafka Streams' 50 MiB block cache holds
+every store) and cold (ColdRegime: a 64 KiB block cache per store and
+direct reads, tables several times larger than the cache, no page cache),
+archived under their own names."""
 
 import json
 import os
@@ -17,6 +20,7 @@ import subprocess
 
 VARIANTS = ["stock", "lodestone", "stores"]
 NAME = "kafka_cluster"
+REGIMES = {"warm": NAME, "cold": NAME + "_cold"}
 RUN_SH = os.path.join("tests", "ecosystem", "kafka-cluster", "run.sh")
 
 # Measurements and which way is better (True: higher).
@@ -28,12 +32,16 @@ MEASUREMENTS = [
     ("range_p99_us", False),
     ("empty_range_p50_us", False),
     ("empty_range_p99_us", False),
+    ("gap_range_p50_us", False),
+    ("gap_range_p99_us", False),
     ("get_p50_us_after_restart", False),
     ("get_p99_us_after_restart", False),
     ("range_p50_us_after_restart", False),
     ("range_p99_us_after_restart", False),
     ("empty_range_p50_us_after_restart", False),
     ("empty_range_p99_us_after_restart", False),
+    ("gap_range_p50_us_after_restart", False),
+    ("gap_range_p99_us_after_restart", False),
     ("failover_restore_ms", False),
     ("failover_restore_us_per_record", False),
     ("store_table_bytes", False),
@@ -41,10 +49,11 @@ MEASUREMENTS = [
 ]
 
 
-def run(repo, jar_dir, repetitions, out_dir, log=print):
+def run(repo, jar_dir, repetitions, out_dir, regime="warm", log=print):
     """Runs run.sh for every variant and repetition; returns the runs
     ({"rep", "variant", "measured"}). A failed run (a wrong answer, a lost
     or duplicated record) raises CalledProcessError."""
+    env = dict(os.environ, LODESTONE_CLUSTER_REGIME=regime)
     runs = []
     for rep in range(repetitions):
         order = VARIANTS[rep % len(VARIANTS):] + VARIANTS[:rep % len(VARIANTS)]
@@ -52,7 +61,7 @@ def run(repo, jar_dir, repetitions, out_dir, log=print):
             rep_dir = os.path.join(out_dir, "raw", "rep%d" % rep)
             log("[rep %d] %s" % (rep, variant))
             subprocess.run(["bash", os.path.join(repo, RUN_SH), jar_dir, rep_dir,
-                            variant], check=True, stdout=subprocess.DEVNULL)
+                            variant], check=True, stdout=subprocess.DEVNULL, env=env)
             with open(os.path.join(rep_dir, variant + ".json")) as f:
                 runs.append({"rep": rep, "variant": variant, "measured": json.load(f)})
     return runs
@@ -91,7 +100,7 @@ def tickers(runs):
 
 def markdown(results):
     rows = results["summary"]
-    lines = ["# kafka_cluster: Kafka Streams on a Kafka cluster", "",
+    lines = ["# %s: Kafka Streams on a Kafka cluster" % results["scenario"]["name"], "",
              "Medians over %d repetitions (min..max); ratio: times better than "
              "stock (throughput: variant / stock; latency, time, bytes: "
              "stock / variant)." % results["repetitions"], "",

@@ -29,8 +29,10 @@ def test_ratios_are_times_better_than_stock():
 
 def test_markdown_names_every_variant_and_the_tickers():
     runs = _runs()
-    md = cluster.markdown({"repetitions": 3, "summary": cluster.summarize(runs),
+    md = cluster.markdown({"scenario": {"name": "kafka_cluster_cold"},
+                           "repetitions": 3, "summary": cluster.summarize(runs),
                            "tickers": cluster.tickers(runs)})
     assert "| payments_per_second | 100 (90..110) | 110 (100..120) | 150 (140..160) |" in md
     assert "1.50x" in md and "4.00x" in md
     assert "stores: rocksdb.craft.filter.empty=9" in md
+    assert md.startswith("# kafka_cluster_cold:")

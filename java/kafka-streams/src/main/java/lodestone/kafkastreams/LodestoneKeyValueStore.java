@@ -78,8 +78,9 @@ import org.slf4j.LoggerFactory;
  * is opened with Kafka Streams' defaults (4 KiB blocks, a Bloom filter, a
  * 50 MiB block cache, three 16 MiB write buffers, no compression) but for
  * leveled compaction (the tombstone-aware picker works with it), then the
- * supplier's Lodestone options string, then the application's {@code
- * rocksdb.config.setter} if it names one.
+ * application's {@code rocksdb.config.setter} if it names one, then the
+ * supplier's Lodestone options string (last: a setter that sets the table
+ * config back would drop the range filter the string adds to it).
  *
  * <p>Thread safety: Kafka Streams calls a store from its stream thread and
  * from interactive queries; every method is synchronized, as in Kafka
@@ -165,16 +166,6 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     table.setBlockSize(BLOCK_SIZE);
     table.setFilterPolicy(bloomFilter);
     options.setTableFormatConfig(table);
-    try {
-      LodestoneOptions.apply(options, lodestoneOptions);
-    } catch (final NoClassDefFoundError e) {
-      throw new ProcessorStateException("Store " + name + ": lodestone-kafka-streams needs "
-          + "Lodestone's rocksdbjni (org.rocksdb:rocksdbjni:9.10.0-lodestone) in place of "
-          + "Kafka Streams' own", e);
-    } catch (final RocksDBException e) {
-      throw new ProcessorStateException("Store " + name + ": Lodestone options \""
-          + lodestoneOptions + "\": " + e.getMessage(), e);
-    }
     final Object setterClass = configs.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG);
     if (setterClass != null) {
       configSetter = Utils.newInstance(setterClass instanceof Class
@@ -182,6 +173,22 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
               : classForName((String) setterClass),
           RocksDBConfigSetter.class);
       configSetter.setConfig(name, options, configs);
+    }
+    // After the setter: the string's table options (the range filter) are
+    // applied natively to the table config the options hold, which a setter
+    // that sets its table config back (Kafka Streams' documented way to
+    // change one) would replace.
+    try {
+      LodestoneOptions.apply(options, lodestoneOptions);
+    } catch (final NoClassDefFoundError e) {
+      releaseOptions();
+      throw new ProcessorStateException("Store " + name + ": lodestone-kafka-streams needs "
+          + "Lodestone's rocksdbjni (org.rocksdb:rocksdbjni:9.10.0-lodestone) in place of "
+          + "Kafka Streams' own", e);
+    } catch (final RocksDBException e) {
+      releaseOptions();
+      throw new ProcessorStateException("Store " + name + ": Lodestone options \""
+          + lodestoneOptions + "\": " + e.getMessage(), e);
     }
     writeOptions = new WriteOptions();
     writeOptions.setDisableWAL(true);  // The changelog is the log, as in Kafka Streams.
@@ -193,11 +200,24 @@ public class LodestoneKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     } catch (final IOException | RocksDBException e) {
       writeOptions.close();
       flushOptions.close();
+      releaseOptions();
+      throw new ProcessorStateException("Error opening store " + name + " at location "
+          + dbDir, e);
+    }
+  }
+
+  // What openDb made before the DB, released when the DB cannot open: an
+  // open failure must not leak them (Kafka Streams may retry the store).
+  private void releaseOptions() {
+    try {
+      if (configSetter != null) {
+        configSetter.close(name, options);
+        configSetter = null;
+      }
+    } finally {
       options.close();
       bloomFilter.close();
       cache.close();
-      throw new ProcessorStateException("Error opening store " + name + " at location "
-          + dbDir, e);
     }
   }
 

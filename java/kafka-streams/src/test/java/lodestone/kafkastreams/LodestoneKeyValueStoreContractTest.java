@@ -8,12 +8,14 @@ package lodestone.kafkastreams;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -156,5 +158,19 @@ public class LodestoneKeyValueStoreContractTest extends AbstractKeyValueStoreTes
       open.forEach(KeyValueIterator::close);
       open.clear();
     }
+  }
+
+  // An options string RocksDB refuses: init fails with the store's name
+  // and the string, and nothing stays open (the same store opens after).
+  @Test
+  public void badLodestoneOptionsFailInitWithTheirText() {
+    final LodestoneKeyValueStore bad = new LodestoneKeyValueStore("checked", "no_such_option=1");
+    final ProcessorStateException e = assertThrows(ProcessorStateException.class,
+        () -> bad.init(driver.context(), bad));
+    assertTrue(e.getMessage().contains("checked") && e.getMessage().contains("no_such_option"),
+        e.getMessage());
+    final LodestoneKeyValueStore good = new LodestoneKeyValueStore("checked", OPTIONS);
+    good.init(driver.context(), good);
+    good.close();
   }
 }

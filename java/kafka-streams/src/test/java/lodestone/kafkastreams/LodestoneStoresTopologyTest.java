@@ -41,6 +41,10 @@ public class LodestoneStoresTopologyTest {
   @TempDir File stateDir;
 
   private Properties config(final String application) {
+    return config(application, StatisticsConfigSetter.class);
+  }
+
+  private Properties config(final String application, final Class<?> configSetter) {
     final Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -49,7 +53,7 @@ public class LodestoneStoresTopologyTest {
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
     // Every update reaches the store (no record cache in front of it).
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-    p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, StatisticsConfigSetter.class);
+    p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, configSetter);
     return p;
   }
 
@@ -86,12 +90,25 @@ public class LodestoneStoresTopologyTest {
   // return what a model holds, and the tables' range filters answer them.
   @Test
   public void rangeQueriesOverASparseKeySpace() {
+    rangeQueriesOverASparseKeySpace(StatisticsConfigSetter.class);
+  }
+
+  // The same with an application's setter that sets the table config back
+  // (Kafka Streams' documented way to change a store's table options): the
+  // range filter, which the Lodestone options string adds to the table
+  // config natively, must survive it.
+  @Test
+  public void rangeQueriesWithASetterThatResetsTheTableConfig() {
+    rangeQueriesOverASparseKeySpace(TableConfigSetter.class);
+  }
+
+  private void rangeQueriesOverASparseKeySpace(final Class<?> configSetter) {
     final StreamsBuilder builder = new StreamsBuilder();
     builder.table("orders", Consumed.with(Serdes.String(), Serdes.String()),
         Materialized.<String, String>as(LodestoneStores.persistentKeyValueStore("orders")));
     final TreeMap<String, String> model = new TreeMap<>();
     try (TopologyTestDriver driver =
-             new TopologyTestDriver(builder.build(), config("orders"))) {
+             new TopologyTestDriver(builder.build(), config("orders", configSetter))) {
       final TestInputTopic<String, String> orders =
           driver.createInputTopic("orders", new StringSerializer(), new StringSerializer());
       for (int i = 0; i < 400; i++) {

@@ -522,7 +522,23 @@ public class ClusterOrdersTest {
         assertEquals(want, got, "region " + region);
       }
     }
+    // Ranges between two neighbouring orders of a region (ids 10 apart):
+    // empty, and each one's seeks land next to a random key, not on a
+    // region boundary that every query shares.
+    final List<Long> gapRanges = new ArrayList<>();
+    for (int q = 0; q < 400; q++) {
+      final int order = random.nextInt(ORDERS);
+      final int region = 2 * (order % (REGIONS / 2));
+      final String from = OrdersTopology.orderKey(region, order + 1);
+      final String to = OrdersTopology.orderKey(region, order + REGIONS / 2 - 1);
+      final long t = System.nanoTime();
+      final List<String> got = range(from, to);
+      gapRanges.add(System.nanoTime() - t);
+      assertEquals(List.of(), got, from);
+    }
     final String phase = results.containsKey("get_p50_us") ? "_after_restart" : "";
+    results.put("gap_range_p50_us" + phase, quantile(gapRanges, 0.5));
+    results.put("gap_range_p99_us" + phase, quantile(gapRanges, 0.99));
     results.put("get_p50_us" + phase, quantile(gets, 0.5));
     results.put("get_p99_us" + phase, quantile(gets, 0.99));
     results.put("range_p50_us" + phase, quantile(ranges, 0.5));

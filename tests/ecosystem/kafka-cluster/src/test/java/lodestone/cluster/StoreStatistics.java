@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
+import org.rocksdb.Cache;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.Options;
 import org.rocksdb.Statistics;
@@ -19,16 +20,19 @@ import org.rocksdb.Statistics;
  * task) records its Statistics under its store's name, so a run can sum
  * the tickers of a store over its partitions and instances. Kafka Streams
  * closes a store's Statistics after calling close here, so close takes the
- * counts of a closing instance first.
+ * counts of a closing instance first. Under ColdRegime every store also
+ * gets a small block cache and direct reads.
  */
 public class StoreStatistics implements RocksDBConfigSetter {
   private static final class Open {
     final String storeName;
     final Statistics statistics;
+    final Cache coldCache;  // ColdRegime's, or null
 
-    Open(final String storeName, final Statistics statistics) {
+    Open(final String storeName, final Statistics statistics, final Cache coldCache) {
       this.storeName = storeName;
       this.statistics = statistics;
+      this.coldCache = coldCache;
     }
   }
 
@@ -41,6 +45,9 @@ public class StoreStatistics implements RocksDBConfigSetter {
   @Override
   public void setConfig(
       final String storeName, final Options options, final Map<String, Object> configs) {
+    // Table config changes before Lodestone's options string, which adds the
+    // range filter to the table config natively (LodestoneOptions).
+    final Cache coldCache = ColdRegime.ON ? ColdRegime.apply(options) : null;
     if (!"lodestone".equals(System.getProperty("stores")) && lodestoneJar()) {
       options.setCompactionStyle(CompactionStyle.LEVEL);
       options.setLevelCompactionDynamicLevelBytes(true);
@@ -55,7 +62,7 @@ public class StoreStatistics implements RocksDBConfigSetter {
     final Statistics statistics = new Statistics();
     options.setStatistics(statistics);
     synchronized (StoreStatistics.class) {
-      OPEN.put(options, new Open(storeName, statistics));
+      OPEN.put(options, new Open(storeName, statistics, coldCache));
     }
   }
 
@@ -66,6 +73,9 @@ public class StoreStatistics implements RocksDBConfigSetter {
       if (open != null) {
         final Map<String, Long> closed = CLOSED.computeIfAbsent(storeName, n -> new HashMap<>());
         counts(open.statistics).forEach((ticker, n) -> closed.merge(ticker, n, Long::sum));
+        if (open.coldCache != null) {
+          open.coldCache.close();
+        }
       }
     }
   }

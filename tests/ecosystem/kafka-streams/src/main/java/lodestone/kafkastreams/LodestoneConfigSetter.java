@@ -46,6 +46,9 @@ public class LodestoneConfigSetter implements RocksDBConfigSetter {
       final String storeName, final Options options, final Map<String, Object> configs) {
     options.setCompactionStyle(CompactionStyle.LEVEL);
     options.setLevelCompactionDynamicLevelBytes(true);
+    // Changes to the table config (options.tableFormatConfig(), then
+    // setTableFormatConfig) go here, before the string: setTableFormatConfig
+    // builds a new table factory, without the range filter the string adds.
     applyLodestoneOptions(options, LODESTONE_OPTIONS);
   }
 
