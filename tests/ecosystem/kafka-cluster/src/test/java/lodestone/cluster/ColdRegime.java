@@ -9,10 +9,11 @@ import org.rocksdb.Options;
  * The regime where Lodestone's read features pay (the db_bench prod_*
  * scenarios', docs/benchmarks.md): each store's tables several times larger
  * than its block cache and read with direct I/O, so that no read is hidden
- * by the OS page cache. A store of a few hundred kilobytes behind a 64 KiB
- * cache reads as a store of gigabytes behind Kafka Streams' 50 MiB one.
- * On with {@code -Dregime=cold} (run.sh: LODESTONE_CLUSTER_REGIME=cold),
- * for every variant alike; {@code -Dstore.cache.bytes} sets the cache.
+ * by the OS page cache. A store of a few megabytes behind a 64 KiB cache
+ * reads as a store of gigabytes behind Kafka Streams' 50 MiB one. On with
+ * {@code -Dregime=cold} (run.sh: LODESTONE_CLUSTER_REGIME=cold, which also
+ * runs 200,000 orders), for every variant alike; {@code
+ * -Dstore.cache.bytes} sets the cache.
  */
 final class ColdRegime {
   static final boolean ON = "cold".equals(System.getProperty("regime"));
