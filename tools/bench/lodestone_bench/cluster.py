@@ -44,6 +44,8 @@ MEASUREMENTS = [
     ("gap_range_p99_us_after_restart", False),
     ("failover_restore_ms", False),
     ("failover_restore_us_per_record", False),
+    ("data_block_misses", False),
+    ("filter_block_misses", False),
     ("store_table_bytes", False),
     ("tombstones_in_tables", False),
 ]
