@@ -15,12 +15,17 @@ public final class LodestoneStores {
   /**
    * Every read feature on: the location cache for gets, CRaFT range filters
    * for bounded scans, scan-time conversion of tombstone runs, and
-   * compaction that goes after tombstone-dense files first.
+   * compaction that goes after tombstone-dense files first. CRaFT's
+   * partitions stay pinned with their table once read, as Kafka Streams'
+   * Bloom filters stay with theirs (its stores keep filters out of the
+   * block cache): in a store larger than its cache, data blocks would
+   * otherwise evict them and each bounded seek would read them again.
    */
   public static final String DEFAULT_OPTIONS = "location_cache=16M;"
       + "min_tombstones_for_range_conversion=4;"
       + "tombstone_density_trigger=0.3;"
-      + "block_based_table_factory={range_filter=craft}";
+      + "block_based_table_factory={range_filter=craft;"
+      + "metadata_cache_options={partition_pinning=kAll}}";
 
   private LodestoneStores() {}
 
