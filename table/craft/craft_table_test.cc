@@ -83,6 +83,18 @@ class CraftTableTest : public testing::Test {
   }
 
   // A fresh DB at dir_/name; ASSERT-fails (and leaves *db null) on error.
+  // Whether a seek to `lo` bounded above by `hi` finds a key in [lo, hi).
+  static bool BoundedSeekFinds(DB* db, const std::string& lo,
+                               const std::string& hi) {
+    Slice upper(hi);
+    ReadOptions ro;
+    ro.iterate_upper_bound = &upper;
+    std::unique_ptr<Iterator> it(db->NewIterator(ro));
+    it->Seek(lo);
+    EXPECT_OK(it->status());
+    return it->Valid();
+  }
+
   void OpenFresh(const Options& options, const std::string& name,
                  std::unique_ptr<DB>* db) {
     const std::string dbname = dir_ + "/" + name;
@@ -739,14 +751,8 @@ TEST_F(CraftTableTest, FilterIsSampledWhereItRarelyHelps) {
     char lo[16], hi[16];
     snprintf(lo, sizeof(lo), "k%05d", start);
     snprintf(hi, sizeof(hi), "k%05d", start + width);
-    Slice upper(hi);
-    ReadOptions ro;
-    ro.iterate_upper_bound = &upper;
-    std::unique_ptr<Iterator> it(db->NewIterator(ro));
-    it->Seek(lo);
-    EXPECT_OK(it->status());
     const bool want = (start + 9) / 10 * 10 < start + width && start < 39991;
-    EXPECT_EQ(it->Valid(), want) << lo << " " << hi;
+    EXPECT_EQ(BoundedSeekFinds(db.get(), lo, hi), want) << lo << " " << hi;
   };
   auto checked = [&]() {
     return options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
@@ -1201,13 +1207,7 @@ TEST_F(CraftTableTest, EmptyRegionsOfAClusteredKeySpaceAreAnswered) {
   auto seek_region = [&](int region) {
     const std::string lo = key(region, 0);
     const std::string hi = key(region, 999999) + '\0';
-    Slice upper(hi);
-    ReadOptions ro;
-    ro.iterate_upper_bound = &upper;
-    std::unique_ptr<Iterator> it(db->NewIterator(ro));
-    it->Seek(lo);
-    EXPECT_OK(it->status());
-    EXPECT_EQ(it->Valid(), region % 2 == 0) << lo;
+    EXPECT_EQ(BoundedSeekFinds(db.get(), lo, hi), region % 2 == 0) << lo;
   };
   for (int q = 0; q < 1000; ++q) seek_region(2 * (q % 10) + 1);
   const uint64_t checked =

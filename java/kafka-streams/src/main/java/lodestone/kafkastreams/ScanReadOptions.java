@@ -1,7 +1,7 @@
 // The read options of one bounded scan, kept by the store and refilled for
 // each scan: allocating a ReadOptions and two Slices per range call (each a
 // JNI call, a native allocation and a copy, and as many again to free them)
-// costs a short range about as much as its seek.
+// is a measurable share of a short range's cost (store_bench.sh).
 
 package lodestone.kafkastreams;
 
