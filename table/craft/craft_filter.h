@@ -164,8 +164,10 @@ class CraftMetadata {
   // or to the table's last key), reading keys as numbers from the first
   // byte where the range's ends differ; a large number when a partition
   // starts inside [lo, hi); -1 when the metadata cannot tell (in the last
-  // partition of a version 1 block, which has no last key). Decimal text
-  // reads as sparse numbers: a range across a "9" -> "0" carry looks wide.
+  // partition of a version 1 block, which has no last key). Where the
+  // partition's ends first differ in ASCII decimal digits, the run of
+  // digits there is read as a decimal number instead, if it tells lo from
+  // hi: ids printed in decimal spread as evenly as the numbers they print.
   double ExpectedKeys(const Slice& lo, const Slice& hi) const;
 
  private:
@@ -176,13 +178,15 @@ class CraftMetadata {
   // bytes as a big-endian integer, zero-padded (FindPartition compares
   // these and reads a whole first key only on a tie), its key count, and
   // its key range as numbers: its keys share `prefix` bytes, and the 8
-  // bytes after them run from `from` to `to` (ExpectedKeys).
+  // bytes after them run from `from` to `to` (ExpectedKeys), and both hold
+  // `digits` decimal digits right after the prefix (at most 19).
   struct Probe {
     uint64_t head = 0;
     uint64_t from = 0;
     uint64_t to = 0;
     uint64_t num_keys = 0;
     uint32_t prefix = 0;
+    uint32_t digits = 0;
   };
 
   std::vector<CraftPartitionInfo> partitions_;

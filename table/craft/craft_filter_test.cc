@@ -207,6 +207,72 @@ TEST(CraftFilterTest, ExpectedKeysFollowTheKeyDensity) {
   EXPECT_TRUE(CraftMetadata::Decode(bad, &old).IsCorruption());
 }
 
+// Ids printed in decimal (Kafka Streams' keys, SQL engines' text keys) are
+// as dense as the numbers: read as bytes, a digit position spans 256
+// values where it uses 10, and a short scan over ten orders looked like
+// 0.1 keys, so every such scan asked the filter for nothing.
+TEST(CraftFilterTest, ExpectedKeysReadDecimalIdsAsNumbers) {
+  constexpr int kRegions = 10;
+  constexpr long kGap = 1000;
+  auto order = [](int region, long id) {
+    char key[64];
+    snprintf(key, sizeof(key), "region-%02d/order-%09ld", region, id);
+    return std::string(key);
+  };
+  std::set<std::string> keys;
+  for (long n = 0; n < 20000; ++n) {  // Even regions only, ids kGap apart.
+    keys.insert(
+        order(2 * static_cast<int>(n % kRegions), (n / kRegions) * kGap));
+  }
+  Built built = BuildFilter(keys, 1024, 16);
+  CraftMetadata metadata;
+  ASSERT_OK(CraftMetadata::Decode(built.metadata, &metadata));
+  ASSERT_GT(metadata.partitions().size(), 20u);
+  const long max_id = 20000 / kRegions * kGap;
+  std::mt19937_64 rng(29);
+  int same_region = 0;
+  int ten_orders_below_one = 0;
+  for (int q = 0; q < 1000; ++q) {
+    const int region = 2 * static_cast<int>(rng() % kRegions);
+    const long id = static_cast<long>(rng() % (20000 / kRegions)) * kGap;
+    // Over ten orders, in a partition within the region (one holding the
+    // end of a region and the start of the next looks, to the metadata,
+    // evenly spread over the empty region between: those are checked).
+    const std::string lo = order(region, id);
+    const std::string hi = order(region, id + 10 * kGap);
+    const int p = metadata.FindPartition(lo);
+    if (id + 10 * kGap <= max_id && p >= 0 &&
+        static_cast<size_t>(p) + 1 < metadata.partitions().size() &&
+        metadata.partitions()[p].first_key.compare(0, 9, lo, 0, 9) == 0 &&
+        metadata.partitions()[p + 1].first_key.compare(0, 9, lo, 0, 9) == 0) {
+      ++same_region;
+      if (metadata.ExpectedKeys(lo, hi) < 1.0) {
+        ++ten_orders_below_one;
+      }
+    }
+    // Between two neighbouring orders: empty, and expected so.
+    const double gap = metadata.ExpectedKeys(order(region, id + kGap / 10),
+                                             order(region, id + kGap * 9 / 10));
+    EXPECT_LT(gap, 1.0) << order(region, id);
+    EXPECT_GE(gap, 0.0) << order(region, id);
+    // An empty region, between two partitions' keys.
+    EXPECT_LT(metadata.ExpectedKeys(order(region + 1, id),
+                                    order(region + 1, id + 100 * kGap)),
+              1.0)
+        << order(region + 1, id);
+  }
+  EXPECT_GT(same_region, 500);
+  EXPECT_EQ(ten_orders_below_one, 0);
+  // Across a carry ("...999000" to "...001000"): two orders, not hundreds.
+  const std::string before = order(4, 999 * kGap);
+  const std::string after = order(4, 1001 * kGap);
+  const double carry = metadata.ExpectedKeys(before, after);
+  EXPECT_GE(carry, 1.0);
+  if (metadata.FindPartition(before) == metadata.FindPartition(after)) {
+    EXPECT_LT(carry, 10.0);
+  }
+}
+
 TEST(CraftFilterTest, PartitionsHonourTheTargetSize) {
   std::mt19937_64 rng(3);
   std::set<std::string> keys;

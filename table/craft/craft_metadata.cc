@@ -35,6 +35,33 @@ uint64_t KeyHeadAfter(const Slice& key, size_t prefix) {
              : 0;
 }
 
+// The longest run of decimal digits ExpectedKeys reads as a number:
+// 10^19 < 2^64.
+constexpr size_t kMaxDigits = 19;
+
+// How many of key[prefix, prefix + limit) are ASCII decimal digits before
+// the first one that is not (or the key's end).
+size_t DigitRun(const Slice& key, size_t prefix, size_t limit) {
+  size_t n = 0;
+  while (n < limit && prefix + n < key.size() && key[prefix + n] >= '0' &&
+         key[prefix + n] <= '9') {
+    ++n;
+  }
+  return n;
+}
+
+// key[prefix, prefix + digits) read as a decimal number (the caller has
+// checked they are digits). Among keys that share their first `prefix`
+// bytes and hold `digits` digits after them, a <= b implies
+// DigitsAfter(a) <= DigitsAfter(b).
+uint64_t DigitsAfter(const Slice& key, size_t prefix, size_t digits) {
+  uint64_t value = 0;
+  for (size_t j = 0; j < digits; ++j) {
+    value = value * 10 + static_cast<uint8_t>(key[prefix + j] - '0');
+  }
+  return value;
+}
+
 }  // namespace
 
 void CraftMetadata::Encode(const std::vector<CraftPartitionInfo>& partitions,
@@ -119,6 +146,9 @@ Status CraftMetadata::Decode(const Slice& block, CraftMetadata* metadata) {
     probe.prefix = static_cast<uint32_t>(from.difference_offset(to));
     probe.from = KeyHeadAfter(from, probe.prefix);
     probe.to = KeyHeadAfter(to, probe.prefix);
+    probe.digits =
+        static_cast<uint32_t>(std::min(DigitRun(from, probe.prefix, kMaxDigits),
+                                       DigitRun(to, probe.prefix, kMaxDigits)));
   }
   *metadata = std::move(m);
   return Status::OK();
@@ -285,16 +315,40 @@ double CraftMetadata::ExpectedKeys(const Slice& lo, const Slice& hi) const {
   if (last && lo.compare(last_key_) > 0) {
     return 0;
   }
-  const uint64_t lo_at = KeyHeadAfter(lo, probe.prefix);
-  const uint64_t hi_at = last && hi.compare(last_key_) > 0
-                             ? probe.to
-                             : KeyHeadAfter(hi, probe.prefix);
+  const bool hi_past_end = last && hi.compare(last_key_) > 0;
+  uint64_t from = probe.from;
+  uint64_t to = probe.to;
+  uint64_t lo_at = 0;
+  uint64_t hi_at = 0;
+  if (probe.digits != 0) {
+    // The ends differ first in a number printed in decimal (an id): read
+    // as bytes, each digit position would span 256 values where it uses
+    // 10, and a scan over ten ids would look like a tenth of a key or
+    // less. Read as numbers, the run of digits all four keys hold there.
+    // (Only that run: what follows a separator is another field, whose
+    // values repeat under each value of this one.)
+    const Slice end(last ? last_key_ : partitions_[i + 1].first_key);
+    const Slice high = hi_past_end ? end : hi;
+    const size_t digits = std::min(DigitRun(lo, probe.prefix, probe.digits),
+                                   DigitRun(high, probe.prefix, probe.digits));
+    lo_at = DigitsAfter(lo, probe.prefix, digits);
+    hi_at = DigitsAfter(high, probe.prefix, digits);
+    if (hi_at > lo_at) {
+      from = DigitsAfter(partitions_[i].first_key, probe.prefix, digits);
+      to = DigitsAfter(end, probe.prefix, digits);
+    }
+  }
   if (hi_at <= lo_at) {
+    // Bytes, one load per key: no digits, or lo and hi differ only past
+    // the run (or a byte that happens to be a digit in binary keys).
+    lo_at = KeyHeadAfter(lo, probe.prefix);
+    hi_at = hi_past_end ? to : KeyHeadAfter(hi, probe.prefix);
+  }
+  if (hi_at <= lo_at || to <= from) {
     return 0;
   }
   return static_cast<double>(probe.num_keys) *
-         (static_cast<double>(hi_at - lo_at) /
-          static_cast<double>(probe.to - probe.from));
+         (static_cast<double>(hi_at - lo_at) / static_cast<double>(to - from));
 }
 
 }  // namespace ROCKSDB_NAMESPACE
