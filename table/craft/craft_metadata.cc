@@ -344,7 +344,9 @@ double CraftMetadata::ExpectedKeys(const Slice& lo, const Slice& hi) const {
     lo_at = KeyHeadAfter(lo, probe.prefix);
     hi_at = hi_past_end ? to : KeyHeadAfter(hi, probe.prefix);
   }
-  if (hi_at <= lo_at || to <= from) {
+  // (lo is at or after the partition's first key and hi at most its end,
+  // so hi_at > lo_at implies to > from in either reading.)
+  if (hi_at <= lo_at) {
     return 0;
   }
   return static_cast<double>(probe.num_keys) *

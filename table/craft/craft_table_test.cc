@@ -82,7 +82,6 @@ class CraftTableTest : public testing::Test {
     return s;
   }
 
-  // A fresh DB at dir_/name; ASSERT-fails (and leaves *db null) on error.
   // Whether a seek to `lo` bounded above by `hi` finds a key in [lo, hi).
   static bool BoundedSeekFinds(DB* db, const std::string& lo,
                                const std::string& hi) {
@@ -95,6 +94,7 @@ class CraftTableTest : public testing::Test {
     return it->Valid();
   }
 
+  // A fresh DB at dir_/name; ASSERT-fails (and leaves *db null) on error.
   void OpenFresh(const Options& options, const std::string& name,
                  std::unique_ptr<DB>* db) {
     const std::string dbname = dir_ + "/" + name;
