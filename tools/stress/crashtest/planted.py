@@ -148,6 +148,13 @@ def planted_main(a):
             " (time limit)" if timed_out else ""))
         for line in lines[:3]:
             print("  failure: " + line[:400])
+        if plant and rc not in (0, None) and not names_it:
+            # A failure naming no invariant this bug is expected to break:
+            # its last words, so that the next one can be told apart.
+            tail = [l for l in err.replace("\r", "\n").splitlines()
+                    if l.strip() and "lodestone:" not in l][-12:]
+            for line in tail:
+                print("  stderr: " + line[:400])
         return rc, caught, elapsed
 
     print("planted bug %s, seed %d" % (a.bug, a.seed))
