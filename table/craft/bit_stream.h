@@ -162,7 +162,11 @@ class BitReader {
   size_t pos_ = 0;
 };
 
-// Appends bits LSB-first.
+// Appends bits LSB-first. The word being filled stays in a register-sized
+// member until it is full: a stream of one-bit writes (unary codes) would
+// otherwise load and store the same word of memory for every bit.
+//
+// Call grammar: (Write | WriteUnary)* Finish.
 class BitWriter {
  public:
   // `value` must fit in `width` bits (width <= 64).
@@ -170,24 +174,46 @@ class BitWriter {
     if (width == 0) {
       return;
     }
-    // Grows a word at a time (a unary run may have skipped several): one
-    // compare per call where resize() would call out of line.
-    const size_t words = Words(bits_ + width);
-    while (words_.size() < words) {
-      words_.push_back(0);
-    }
-    PutBitField(&words_, bits_, width, value);
+    current_ |= value << filled_;  // filled_ < 64.
     bits_ += width;
+    const uint32_t filled = filled_ + width;
+    if (filled < 64) {
+      filled_ = filled;
+      return;
+    }
+    words_.push_back(current_);
+    // The bits that did not fit; none when the word was empty.
+    current_ = filled_ == 0 ? 0 : value >> (64 - filled_);
+    filled_ = filled - 64;
   }
+  // `zeros` zero bits, then a one.
   void WriteUnary(uint64_t zeros) {
     bits_ += zeros;
+    const uint64_t filled = filled_ + zeros;
+    if (filled >= 64) {
+      words_.push_back(current_);
+      current_ = 0;
+      words_.resize(words_.size() + (filled / 64 - 1), 0);
+    }
+    filled_ = static_cast<uint32_t>(filled % 64);
     Write(1, 1);
   }
-  const std::vector<uint64_t>& words() const { return words_; }
+  // The stream in Words(bits()) words, the last one zero-padded. Ends the
+  // stream.
+  const std::vector<uint64_t>& Finish() {
+    if (filled_ > 0) {
+      words_.push_back(current_);
+      current_ = 0;
+      filled_ = 0;
+    }
+    return words_;
+  }
   size_t bits() const { return bits_; }
 
  private:
-  std::vector<uint64_t> words_;
+  std::vector<uint64_t> words_;  // Full words.
+  uint64_t current_ = 0;         // The next word's first filled_ bits.
+  uint32_t filled_ = 0;
   size_t bits_ = 0;
 };
 

@@ -84,6 +84,13 @@ class CraftFilterBuilder {
   // Fits the key code to the sampled keys (or decides against one), then
   // adds them.
   void ChooseKeyCode();
+  // Sampled key i.
+  Slice SampledKey(size_t i) const;
+  // Adds to sample_weights_ the bytes the trie will store of `key`, the
+  // last distinct key sampled, once the next one shows what they share:
+  // its bytes after the prefix it shares with the previous key, to one past
+  // its cut (a suffix byte). The last key's `lcp_next` is 0.
+  void WeighSampledKey(const Slice& key, size_t lcp_next);
   // Whether the trie over the first of `keys` is smaller with `code`.
   bool CodedTrialIsSmaller(
       const std::vector<Slice>& keys,
@@ -96,6 +103,10 @@ class CraftFilterBuilder {
   bool sampling_;
   std::string sample_keys_;
   std::vector<std::pair<uint32_t, uint32_t>> sample_;
+  // The sampled keys' bytes, weighed as they arrive (WeighSampledKey).
+  uint64_t sample_weights_[256] = {};
+  uint64_t sample_weight_total_ = 0;
+  size_t sample_lcp_prev_ = 0;
   LoudsSparseBuilder trie_;
   RangeHashBuilder range_hash_;
   std::vector<std::string> partitions_;

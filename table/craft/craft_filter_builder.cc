@@ -28,6 +28,11 @@ void CraftFilterBuilder::Add(const Slice& user_key, uint32_t data_block) {
     // The sample's whole size at once, not a dozen regrowths per table.
     sample_keys_.reserve(CraftFilterOptions::kKeyCodeSampleBytes);
     sample_.reserve(CraftFilterOptions::kKeyCodeSampleBytes / 32);
+  } else {
+    const Slice last = SampledKey(sample_.size() - 1);
+    if (!SameKey(user_key, last)) {
+      WeighSampledKey(last, CommonPrefixLength(last, user_key));
+    }
   }
   sample_keys_.append(user_key.data(), user_key.size());
   sample_.emplace_back(static_cast<uint32_t>(sample_keys_.size()), data_block);
@@ -56,46 +61,51 @@ bool CodeCanSaveAnEighth(const uint64_t (&weights)[256], uint64_t total) {
 
 }  // namespace
 
+Slice CraftFilterBuilder::SampledKey(size_t i) const {
+  const uint32_t begin = i == 0 ? 0 : sample_[i - 1].first;
+  return Slice(sample_keys_.data() + begin, sample_[i].first - begin);
+}
+
+void CraftFilterBuilder::WeighSampledKey(const Slice& key, size_t lcp_next) {
+  const size_t end =
+      std::min(key.size(), std::max(sample_lcp_prev_, lcp_next) + 2);
+  for (size_t d = sample_lcp_prev_; d < end; ++d) {
+    ++sample_weights_[static_cast<uint8_t>(key[d])];
+  }
+  sample_weight_total_ += end - std::min(end, sample_lcp_prev_);
+  sample_lcp_prev_ = lcp_next;
+}
+
 void CraftFilterBuilder::ChooseKeyCode() {
-  std::vector<Slice> keys;  // Distinct, in order.
-  keys.reserve(sample_.size());
-  uint32_t begin = 0;
-  for (const auto& entry : sample_) {
-    const Slice key(sample_keys_.data() + begin, entry.first - begin);
-    begin = entry.first;
-    if (keys.empty() || !SameKey(key, keys.back())) {
-      keys.push_back(key);
-    }
+  if (!sample_.empty()) {
+    WeighSampledKey(SampledKey(sample_.size() - 1), 0);  // The last key.
   }
-  // Weigh the bytes the trie will store: each key's bytes after the prefix
-  // it shares with the previous key, to one past its cut (a suffix byte).
-  uint64_t weights[256] = {};
-  uint64_t total = 0;
-  size_t lcp_prev = 0;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const size_t lcp_next =
-        i + 1 < keys.size() ? CommonPrefixLength(keys[i], keys[i + 1]) : 0;
-    const size_t end =
-        std::min(keys[i].size(), std::max(lcp_prev, lcp_next) + 2);
-    for (size_t d = lcp_prev; d < end; ++d) {
-      ++weights[static_cast<uint8_t>(keys[i][d])];
-      ++total;
-    }
-    lcp_prev = lcp_next;
-  }
+  const uint64_t total = sample_weight_total_;
   options_.trie.key_code.reset();
-  if (total > 0 && CodeCanSaveAnEighth(weights, total)) {
+  if (total > 0 && CodeCanSaveAnEighth(sample_weights_, total)) {
     auto code = std::make_shared<OrderPreservingCode>(
-        OrderPreservingCode::Optimal(weights));
+        OrderPreservingCode::Optimal(sample_weights_));
     // Worth a format 3 partition when it saves an eighth of the bits.
-    if (code->CodedBits(weights) <= total * 7 &&
-        CodedTrialIsSmaller(keys, code)) {
-      options_.trie.key_code = std::move(code);
+    if (code->CodedBits(sample_weights_) <= total * 7) {
+      std::vector<Slice> keys;  // The trial's: distinct, in order.
+      size_t bytes = 0;
+      for (size_t i = 0;
+           i < sample_.size() && bytes < CraftFilterOptions::kKeyCodeTrialBytes;
+           ++i) {
+        const Slice key = SampledKey(i);
+        if (keys.empty() || !SameKey(key, keys.back())) {
+          keys.push_back(key);
+          bytes += key.size() + 1;
+        }
+      }
+      if (CodedTrialIsSmaller(keys, code)) {
+        options_.trie.key_code = std::move(code);
+      }
     }
   }
   trie_ = LoudsSparseBuilder(options_.trie);
   sampling_ = false;
-  begin = 0;
+  uint32_t begin = 0;
   for (const auto& [end, data_block] : sample_) {
     AddKey(Slice(sample_keys_.data() + begin, end - begin), data_block);
     begin = end;
@@ -104,6 +114,9 @@ void CraftFilterBuilder::ChooseKeyCode() {
   sample_.shrink_to_fit();
   sample_keys_.clear();
   sample_keys_.shrink_to_fit();
+  std::fill(std::begin(sample_weights_), std::end(sample_weights_), 0);
+  sample_weight_total_ = 0;
+  sample_lcp_prev_ = 0;
 }
 
 bool CraftFilterBuilder::CodedTrialIsSmaller(

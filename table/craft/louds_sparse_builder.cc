@@ -235,7 +235,7 @@ void LoudsSparseBuilder::Finish(std::string* out) {
   PutWords(out, prefix_key);
   PutWords(out, suffixes);
   if (compact) {
-    PutWords(out, label_stream.words());
+    PutWords(out, label_stream.Finish());
   }
 
   Reset();

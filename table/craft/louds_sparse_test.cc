@@ -108,6 +108,43 @@ TEST(LoudsSparseTest, AppendBitsMatchesBitByBit) {
   }
 }
 
+// The label stream's writer, which keeps its current word out of memory,
+// writes what a bit-at-a-time writer writes: fields of every width at every
+// offset, and unary runs that end inside a word, on its last bit, or words
+// later.
+TEST(LoudsSparseTest, BitWriterMatchesBitByBit) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 300; ++round) {
+    craft_bits::BitWriter writer;
+    std::vector<bool> expected;
+    const int writes = static_cast<int>(rng() % 300);
+    for (int i = 0; i < writes; ++i) {
+      if (rng() % 2 == 0) {
+        const uint32_t width = static_cast<uint32_t>(rng() % 65);
+        const uint64_t value =
+            width == 64 ? rng() : rng() & ((uint64_t{1} << width) - 1);
+        writer.Write(width, value);
+        for (uint32_t b = 0; b < width; ++b) {
+          expected.push_back((value >> b) & 1);
+        }
+      } else {
+        const uint64_t zeros =
+            rng() % 4 == 0 ? rng() % 200 : 63 - expected.size() % 64;
+        writer.WriteUnary(zeros);
+        expected.insert(expected.end(), zeros, false);
+        expected.push_back(true);
+      }
+      ASSERT_EQ(writer.bits(), expected.size());
+    }
+    const std::vector<uint64_t>& words = writer.Finish();
+    ASSERT_EQ(words.size(), craft_bits::Words(expected.size())) << round;
+    for (size_t b = 0; b < words.size() * 64; ++b) {
+      const bool bit = (words[b / 64] >> (b % 64)) & 1;
+      ASSERT_EQ(bit, b < expected.size() && expected[b]) << round << " " << b;
+    }
+  }
+}
+
 // The word-at-a-time common prefix the builders use agrees with a byte
 // scan, wherever in a word the keys first differ and however long they are.
 TEST(LoudsSparseTest, CommonPrefixLengthMatchesAByteScan) {

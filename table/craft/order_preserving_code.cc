@@ -17,40 +17,53 @@ namespace {
 // weights, by Garsia and Wachs (Knuth, TAOCP 6.2.2): repeatedly combine the
 // leftmost pair (q[k-1], q[k]) with q[k-1] <= q[k+1], and move the sum left
 // past every smaller weight. The tree built is not alphabetic, but its leaf
-// depths are those of an optimal alphabetic tree. O(n^2) time, O(n) space.
+// depths are those of an optimal alphabetic tree. O(n^2) time, O(n) space;
+// the search for each pair resumes where the last sum landed, not at the
+// left end: the sequence left of it is unchanged, so no pair there
+// qualifies.
 void GarsiaWachsDepths(const std::vector<uint64_t>& weights,
                        std::vector<uint32_t>* depths) {
   struct Node {
-    uint64_t weight;
     int left, right;  // -1 for a leaf.
+  };
+  // The working sequence: weights inline, so that the scans read one array.
+  struct Item {
+    uint64_t weight;
+    int node;
   };
   const int n = static_cast<int>(weights.size());
   std::vector<Node> nodes;
   nodes.reserve(2 * n);
-  std::vector<int> seq;  // The working sequence, nodes by index.
-  seq.reserve(n);
+  std::vector<Item> seq(n);
   for (int i = 0; i < n; ++i) {
-    nodes.push_back({weights[i], -1, -1});
-    seq.push_back(i);
+    nodes.push_back({-1, -1});
+    seq[i] = {weights[i], i};
   }
-  auto w = [&](size_t p) { return nodes[seq[p]].weight; };
-  while (seq.size() > 1) {
+  size_t size = seq.size();
+  size_t k = 1;
+  while (size > 1) {
     // q[size] is +infinity, so the last pair always qualifies.
-    size_t k = 1;
-    while (k + 1 < seq.size() && w(k - 1) > w(k + 1)) {
+    while (k + 1 < size && seq[k - 1].weight > seq[k + 1].weight) {
       ++k;
     }
-    const uint64_t sum = w(k - 1) + w(k);
-    nodes.push_back({sum, seq[k - 1], seq[k]});
-    seq.erase(seq.begin() + (k - 1), seq.begin() + (k + 1));
+    const uint64_t sum = seq[k - 1].weight + seq[k].weight;
+    nodes.push_back({seq[k - 1].node, seq[k].node});
     size_t pos = k - 1;
-    while (pos > 0 && w(pos - 1) < sum) {
+    while (pos > 0 && seq[pos - 1].weight < sum) {
       --pos;
     }
-    seq.insert(seq.begin() + pos, static_cast<int>(nodes.size() - 1));
+    // The pair leaves, the sum enters at pos: [pos, k - 1) moves right by
+    // one over the pair's left item, (k, size) left by one over its right.
+    std::copy_backward(seq.begin() + pos, seq.begin() + (k - 1),
+                       seq.begin() + k);
+    seq[pos] = {sum, static_cast<int>(nodes.size() - 1)};
+    std::copy(seq.begin() + (k + 1), seq.begin() + size, seq.begin() + k);
+    --size;
+    // Pairs ending left of the sum are as before: none qualified.
+    k = pos > 1 ? pos - 1 : 1;
   }
   depths->assign(n, 0);
-  std::vector<std::pair<int, uint32_t>> stack = {{seq[0], 0}};
+  std::vector<std::pair<int, uint32_t>> stack = {{seq[0].node, 0}};
   while (!stack.empty()) {
     const auto [node, depth] = stack.back();
     stack.pop_back();

@@ -176,16 +176,20 @@ bool RangeHashBuilder::Finish(std::string* out) {
       craft_bits::PutBitField(&lows, v * low_bits, low_bits,
                               values[v] & LowMask(low_bits));
     }
-    std::vector<uint64_t> highs(craft_bits::Words(num_values + buckets), 0);
-    size_t i = 0;
-    for (uint64_t b = 0; b < buckets; ++b) {
-      while (i < values.size() && (values[i] >> low_bits) == b) {
-        ++i;
-      }
-      const uint64_t pos = b + i;  // Bucket b's closing 1.
-      highs[pos / 64] |= uint64_t{1} << (pos % 64);
+    // Per bucket, a 0 per value and a closing 1. Value v's 0 follows the
+    // ones of the buckets before its own, so it sits at its high part + v:
+    // every bit is a 1 but those, one store per value where a walk over
+    // the buckets would branch on each.
+    const uint64_t high_bits = num_values + buckets;
+    std::vector<uint64_t> highs(craft_bits::Words(high_bits), ~uint64_t{0});
+    if (high_bits % 64 != 0) {
+      highs.back() = LowMask(high_bits % 64);
     }
-    assert(i == values.size());
+    for (size_t v = 0; v < values.size(); ++v) {
+      const uint64_t pos = (values[v] >> low_bits) + v;
+      highs[pos / 64] &= ~(uint64_t{1} << (pos % 64));
+    }
+    assert(highs.back() >> ((high_bits - 1) % 64) == 1);  // The last 1.
 
     out->push_back(static_cast<char>(key_bytes_));
     out->push_back(static_cast<char>(block_bits));
