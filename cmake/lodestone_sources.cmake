@@ -35,6 +35,7 @@ set(LODESTONE_LIB_SOURCES
   table/range_filter/range_filter_policy.cc
   table/range_filter/range_filter_table_builder.cc
   # table/craft: the CRaFT range filter
+  table/craft/craft_builder_pool.cc
   table/craft/craft_check_policy.cc
   table/craft/craft_partition.cc
   table/craft/craft_range_filter_policy.cc

@@ -36,6 +36,7 @@ class BitList {
     size_ = 0;
   }
   size_t size() const { return size_; }
+  size_t HeapBytes() const { return words_.capacity() * sizeof(uint64_t); }
   // Bits past size() are zero.
   const std::vector<uint64_t>& words() const { return words_; }
 

@@ -61,6 +61,9 @@ struct CraftPartitionInfo {
   uint64_t size = 0;
 };
 
+// Call grammar: (Add* Finish)*. After Finish a builder starts the next
+// table: it keeps its buffers and writes what a new builder with the same
+// options writes (CraftBuilderPool reuses builders so).
 class CraftFilterBuilder {
  public:
   explicit CraftFilterBuilder(const CraftFilterOptions& options);
@@ -77,6 +80,14 @@ class CraftFilterBuilder {
               std::vector<CraftPartitionInfo>* infos, std::string* last_key);
 
   uint64_t num_keys() const { return num_keys_; }
+
+  // Whether no key was added since construction or the last Finish.
+  bool idle() const { return num_keys_ == 0 && sample_.empty(); }
+  // Whether the builder was made with `options`, so that it builds what a
+  // builder made with them would.
+  bool BuildsWith(const CraftFilterOptions& options) const;
+  // Heap bytes the builder keeps from table to table.
+  size_t RetainedBytes() const;
 
  private:
   void AddKey(const Slice& user_key, uint32_t data_block);
@@ -96,6 +107,7 @@ class CraftFilterBuilder {
       const std::vector<Slice>& keys,
       const std::shared_ptr<OrderPreservingCode>& code) const;
 
+  const CraftFilterOptions given_options_;  // As the constructor got them.
   CraftFilterOptions options_;
   // The first keys and their data blocks, held until the key code is
   // chosen: the keys back to back in sample_keys_, and per key where it

@@ -10,13 +10,31 @@
 namespace ROCKSDB_NAMESPACE {
 
 CraftFilterBuilder::CraftFilterBuilder(const CraftFilterOptions& options)
-    : options_(options),
+    : given_options_(options),
+      options_(options),
       sampling_(options.key_coding && options.trie.compact_labels),
       trie_(options.trie),
       range_hash_(options.range_hash_bits) {
   if (options_.partition_size == 0) {
     options_.partition_size = CraftFilterOptions::kDefaultPartitionSize;
   }
+}
+
+bool CraftFilterBuilder::BuildsWith(const CraftFilterOptions& options) const {
+  const CraftFilterOptions& mine = given_options_;
+  return options.partition_size == mine.partition_size &&
+         options.key_coding == mine.key_coding &&
+         options.range_hash_bits == mine.range_hash_bits &&
+         options.trie.real_suffix_bits == mine.trie.real_suffix_bits &&
+         options.trie.hash_suffix_bits == mine.trie.hash_suffix_bits &&
+         options.trie.compact_labels == mine.trie.compact_labels &&
+         options.trie.key_code == mine.trie.key_code;
+}
+
+size_t CraftFilterBuilder::RetainedBytes() const {
+  return sample_keys_.capacity() + sample_.capacity() * sizeof(sample_[0]) +
+         trie_.RetainedBytes() + range_hash_.RetainedBytes() +
+         last_key_.capacity() + current_.first_key.capacity() + sizeof(*this);
 }
 
 void CraftFilterBuilder::Add(const Slice& user_key, uint32_t data_block) {
@@ -103,7 +121,7 @@ void CraftFilterBuilder::ChooseKeyCode() {
       }
     }
   }
-  trie_ = LoudsSparseBuilder(options_.trie);
+  trie_.SetKeyCode(options_.trie.key_code);
   sampling_ = false;
   uint32_t begin = 0;
   for (const auto& [end, data_block] : sample_) {
@@ -111,9 +129,7 @@ void CraftFilterBuilder::ChooseKeyCode() {
     begin = end;
   }
   sample_.clear();
-  sample_.shrink_to_fit();
   sample_keys_.clear();
-  sample_keys_.shrink_to_fit();
   std::fill(std::begin(sample_weights_), std::end(sample_weights_), 0);
   sample_weight_total_ = 0;
   sample_lcp_prev_ = 0;

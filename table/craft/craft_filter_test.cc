@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "table/craft/craft_builder_pool.h"
 #include "test_util/testharness.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -394,6 +395,114 @@ TEST(CraftFilterTest, UnreadablePartitionAnswersMaybe) {
   // With a good loader the same empty range is filtered.
   Loader tries(built);
   EXPECT_FALSE(reader.RangeMayExist("bz", "bzz", tries.Get()));
+}
+
+namespace {
+
+// One table's filter as Finish hands it out.
+struct FinishedTable {
+  std::vector<std::string> partitions;
+  std::vector<CraftPartitionInfo> infos;
+  std::string last_key;
+};
+
+FinishedTable FinishTable(CraftFilterBuilder* builder,
+                          const std::vector<std::string>& keys) {
+  uint32_t block = 0;
+  for (const std::string& k : keys) builder->Add(k, block++ / 16);
+  FinishedTable t;
+  builder->Finish(&t.partitions, &t.infos, &t.last_key);
+  return t;
+}
+
+}  // namespace
+
+// A builder reused table after table (as CraftBuilderPool reuses them)
+// writes what a new one writes: tables that take the key code and tables
+// that do not, one after the other, empty tables, tables past the key-code
+// sample and of several partitions, with and without a range hash.
+TEST(CraftFilterTest, ReusedBuilderWritesWhatANewOneWrites) {
+  std::mt19937_64 rng(20261129);
+  for (const uint32_t range_hash_bits : {0u, 10u}) {
+    CraftFilterOptions options;
+    options.partition_size = 2048;
+    options.range_hash_bits = range_hash_bits;
+    CraftFilterBuilder reused(options);
+    int coded = 0, plain = 0;
+    for (int table = 0; table < 24; ++table) {
+      std::set<std::string> set;
+      const size_t n = table % 5 == 4 ? 0 : rng() % 12000;
+      while (set.size() < n) {
+        std::string k;
+        if (table % 2 == 0) {  // Text: coded.
+          for (size_t i = 3 + rng() % 9; i > 0; --i)
+            k.push_back('a' + rng() % 26);
+          k += "@example.com";
+        } else {  // Integers: plain.
+          for (int i = 0; i < 8; ++i) k.push_back(static_cast<char>(rng()));
+        }
+        set.insert(k);
+      }
+      const std::vector<std::string> keys(set.begin(), set.end());
+      CraftFilterBuilder fresh(options);
+      const FinishedTable expected = FinishTable(&fresh, keys);
+      const FinishedTable actual = FinishTable(&reused, keys);
+      ASSERT_TRUE(reused.idle());
+      ASSERT_EQ(expected.partitions, actual.partitions) << table;
+      ASSERT_EQ(expected.last_key, actual.last_key) << table;
+      ASSERT_EQ(expected.infos.size(), actual.infos.size()) << table;
+      for (size_t i = 0; i < expected.infos.size(); ++i) {
+        EXPECT_EQ(expected.infos[i].first_key, actual.infos[i].first_key);
+        EXPECT_EQ(expected.infos[i].num_keys, actual.infos[i].num_keys);
+        EXPECT_EQ(expected.infos[i].first_block, actual.infos[i].first_block);
+        EXPECT_EQ(expected.infos[i].last_block, actual.infos[i].last_block);
+      }
+      if (n > 0) {
+        ++(actual.partitions[0][0] == 3 ? coded : plain);
+      }
+    }
+    // The builder went from coded tables to plain ones and back.
+    EXPECT_GE(coded, 5);
+    EXPECT_GE(plain, 5);
+  }
+}
+
+// The pool hands an idle builder to the next table and keeps only idle
+// builders made with the table's options, at most kMaxIdle of them.
+TEST(CraftFilterTest, BuilderPoolReusesIdleBuilders) {
+  CraftBuilderPool pool;
+  CraftFilterOptions options;
+  std::unique_ptr<CraftFilterBuilder> first = pool.Take(options);
+  CraftFilterBuilder* const address = first.get();
+  FinishTable(first.get(), {"a", "b", "c"});
+  pool.Give(std::move(first));
+  EXPECT_EQ(pool.idle(), 1u);
+  std::unique_ptr<CraftFilterBuilder> again = pool.Take(options);
+  EXPECT_EQ(again.get(), address);
+  EXPECT_EQ(pool.idle(), 0u);
+
+  // A table abandoned midway leaves its builder out of the pool.
+  again->Add("a", 0);
+  EXPECT_FALSE(again->idle());
+  pool.Give(std::move(again));
+  EXPECT_EQ(pool.idle(), 0u);
+
+  // Builders of other options are not handed out.
+  pool.Give(pool.Take(options));
+  CraftFilterOptions other = options;
+  other.range_hash_bits = 12;
+  std::unique_ptr<CraftFilterBuilder> hashed = pool.Take(other);
+  EXPECT_TRUE(hashed->BuildsWith(other));
+  EXPECT_FALSE(hashed->BuildsWith(options));
+  EXPECT_EQ(pool.idle(), 0u);
+
+  // At most kMaxIdle stay.
+  std::vector<std::unique_ptr<CraftFilterBuilder>> many;
+  for (size_t i = 0; i < CraftBuilderPool::kMaxIdle + 3; ++i) {
+    many.push_back(pool.Take(options));
+  }
+  for (auto& b : many) pool.Give(std::move(b));
+  EXPECT_EQ(pool.idle(), CraftBuilderPool::kMaxIdle);
 }
 
 }  // namespace ROCKSDB_NAMESPACE

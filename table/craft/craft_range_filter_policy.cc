@@ -129,7 +129,7 @@ std::unique_ptr<RangeFilterBuilder> CraftRangeFilterPolicy::NewBuilder(
   filter.trie.real_suffix_bits = options_.real_suffix_bits;
   filter.trie.hash_suffix_bits = options_.hash_suffix_bits;
   filter.range_hash_bits = options_.range_hash_bits;
-  return std::make_unique<CraftTableWriter>(filter);
+  return std::make_unique<CraftTableWriter>(builders_, filter);
 }
 
 const CraftRangeFilterPolicy* CraftRangeFilterPolicy::From(

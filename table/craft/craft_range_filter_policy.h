@@ -9,6 +9,7 @@
 
 #include "rocksdb/craft_filter.h"
 #include "rocksdb/range_filter_policy.h"
+#include "table/craft/craft_builder_pool.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -71,6 +72,9 @@ class CraftRangeFilterPolicy : public RangeFilterPolicy {
  private:
   CraftRangeFilterOptions options_;
   bool writes_filters_;
+  // The builders of this policy's tables, kept between tables.
+  const std::shared_ptr<CraftBuilderPool> builders_ =
+      std::make_shared<CraftBuilderPool>();
 };
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -10,7 +10,7 @@ Status CraftTableWriter::Finish(const BlockWriter& write,
   std::vector<std::string> partitions;
   std::vector<CraftPartitionInfo> infos;
   std::string last_key;
-  builder_.Finish(&partitions, &infos, &last_key);
+  builder_->Finish(&partitions, &infos, &last_key);
   if (partitions.empty()) {
     return Status::NotFound("no keys");
   }

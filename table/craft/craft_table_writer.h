@@ -6,18 +6,24 @@
 
 #pragma once
 
+#include <memory>
+
 #include "rocksdb/range_filter_policy.h"
+#include "table/craft/craft_builder_pool.h"
 #include "table/craft/craft_filter.h"
 
 namespace ROCKSDB_NAMESPACE {
 
 class CraftTableWriter : public RangeFilterBuilder {
  public:
-  explicit CraftTableWriter(const CraftFilterOptions& options)
-      : builder_(options) {}
+  // Builds with a builder from `pool`, given back when the writer goes.
+  CraftTableWriter(std::shared_ptr<CraftBuilderPool> pool,
+                   const CraftFilterOptions& options)
+      : pool_(std::move(pool)), builder_(pool_->Take(options)) {}
+  ~CraftTableWriter() override { pool_->Give(std::move(builder_)); }
 
   void Add(const Slice& user_key, uint32_t data_block) override {
-    builder_.Add(user_key, data_block);
+    builder_->Add(user_key, data_block);
   }
 
   // Writes every partition, then the metadata block; `*meta_block` is
@@ -27,7 +33,8 @@ class CraftTableWriter : public RangeFilterBuilder {
                 RangeFilterBlockHandle* meta_block) override;
 
  private:
-  CraftFilterBuilder builder_;
+  const std::shared_ptr<CraftBuilderPool> pool_;
+  std::unique_ptr<CraftFilterBuilder> builder_;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

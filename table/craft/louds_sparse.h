@@ -51,7 +51,14 @@ class LoudsSparseBuilder {
   // Appends the encoded trie to `out` and resets the builder.
   void Finish(std::string* out);
 
+  // The key code of the tries built from now on (format 3; ignored without
+  // compact labels). REQUIRES: no key added since the last Finish. Keeps
+  // the levels' buffers, which a new builder would allocate again.
+  void SetKeyCode(std::shared_ptr<const OrderPreservingCode> code);
+
   uint64_t num_keys() const { return num_keys_; }
+  // Heap bytes the builder holds, which it keeps from trie to trie.
+  size_t RetainedBytes() const;
   // The encoded size if Finish were called now, give or take the last key.
   // Inline: the filter builder asks after every key.
   size_t EstimatedSize() const {

@@ -72,6 +72,25 @@ LoudsSparseBuilder::LoudsSparseBuilder(const LoudsSparseOptions& options)
   }
 }
 
+size_t LoudsSparseBuilder::RetainedBytes() const {
+  size_t bytes = levels_.capacity() * sizeof(Level) + coded_.capacity() +
+                 pending_.capacity();
+  for (const Level& level : levels_) {
+    bytes += level.labels.capacity() + level.has_child.HeapBytes() +
+             level.louds.HeapBytes() + level.prefix_key.HeapBytes() +
+             level.suffixes.capacity() * sizeof(uint64_t);
+  }
+  return bytes;
+}
+
+void LoudsSparseBuilder::SetKeyCode(
+    std::shared_ptr<const OrderPreservingCode> code) {
+  assert(num_keys_ == 0 && !has_pending_);
+  if (options_.compact_labels) {
+    options_.key_code = std::move(code);
+  }
+}
+
 LoudsSparseBuilder::Level& LoudsSparseBuilder::LevelAt(size_t depth) {
   if (levels_used_ <= depth) {
     levels_used_ = depth + 1;

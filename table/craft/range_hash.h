@@ -59,6 +59,9 @@ class RangeHashBuilder {
 
   static constexpr size_t kMaxKeyBytes = 255;
 
+  // Heap bytes the builder holds, which it keeps from section to section.
+  size_t RetainedBytes() const { return keys_.capacity() * sizeof(keys_[0]); }
+
  private:
   uint32_t block_bits_;
   // Per distinct key: RangeHashPrefix of its prefix, and its tail.

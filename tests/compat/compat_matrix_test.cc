@@ -52,10 +52,12 @@ class Format1CraftPolicy : public CraftRangeFilterPolicy {
     filter.partition_size = 256;
     filter.trie.compact_labels = false;
     filter.key_coding = false;
-    return std::make_unique<CraftTableWriter>(filter);
+    return std::make_unique<CraftTableWriter>(builders_, filter);
   }
 
  private:
+  const std::shared_ptr<CraftBuilderPool> builders_ =
+      std::make_shared<CraftBuilderPool>();
   static CraftRangeFilterOptions Knobs() {
     CraftRangeFilterOptions knobs;
     knobs.partition_size = 256;
