@@ -52,36 +52,47 @@ void SortAndDeduplicate(uint64_t universe, std::vector<uint64_t>* values) {
   for (uint64_t v : *values) {
     ++starts[static_cast<size_t>(v >> shift) + 1];
   }
+  uint32_t largest = 0;
   for (size_t b = 0; b < buckets; ++b) {
+    largest = std::max(largest, starts[b + 1]);
     starts[b + 1] += starts[b];
   }
   std::vector<uint64_t> sorted(n);
   for (uint64_t v : *values) {
     sorted[starts[static_cast<size_t>(v >> shift)]++] = v;
   }
-  // starts[b] is now bucket b's end; bucket b begins at bucket b-1's end.
   // A bucket holds more than a few values when keys are dense (one block of
-  // tails fills a slot): those take a comparison sort.
+  // tails fills a slot): those take a comparison sort. Otherwise the values
+  // out of order all sit in small buckets, and one insertion pass over the
+  // whole array moves only those.
   constexpr size_t kInsertionSortMax = 16;
-  size_t begin = 0;
-  for (size_t b = 0; b < buckets; ++b) {
-    const size_t end = starts[b];
-    if (end - begin > kInsertionSortMax) {
-      std::sort(sorted.begin() + begin, sorted.begin() + end);
-      begin = end;
-      continue;
-    }
-    for (size_t i = begin + 1; i < end; ++i) {
+  if (largest <= kInsertionSortMax) {
+    for (size_t i = 1; i < n; ++i) {
       const uint64_t v = sorted[i];
       size_t j = i;
-      for (; j > begin && sorted[j - 1] > v; --j) {
+      for (; j > 0 && sorted[j - 1] > v; --j) {
         sorted[j] = sorted[j - 1];
       }
       sorted[j] = v;
     }
-    begin = end;
+  } else {
+    // starts[b] is now bucket b's end; bucket b begins at bucket b-1's end.
+    size_t begin = 0;
+    for (size_t b = 0; b < buckets; ++b) {
+      std::sort(sorted.begin() + begin, sorted.begin() + starts[b]);
+      begin = starts[b];
+    }
   }
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  // Repeats are common (keys whose tails agree in a block and whose slots
+  // collide), so no branch on them: every value is written, and the end
+  // moves past it only if it differs from the last one kept.
+  size_t kept = n > 0 ? 1 : 0;
+  for (size_t i = 1; i < n; ++i) {
+    const uint64_t v = sorted[i];
+    sorted[kept] = v;
+    kept += v != sorted[kept - 1];
+  }
+  sorted.resize(kept);
   *values = std::move(sorted);
 }
 
@@ -143,10 +154,13 @@ void RangeHashBuilder::Add(const Slice& key) {
   // A repeat (or a key whose prefix hash collides with the last one's and
   // whose tail is the same) would give the same value: skip it here, and
   // Finish drops the rest of the equal values.
-  const std::pair<uint64_t, uint64_t> split(RangeHashPrefix(key, key_bytes_),
-                                            RangeHashTail(key, key_bytes_));
-  if (keys_.empty() || keys_.back() != split) {
-    keys_.push_back(split);
+  // Built in place, field by field: a pair built first and copied in is
+  // stored as two words and reloaded as one, which stalls the load.
+  const uint64_t prefix = RangeHashPrefix(key, key_bytes_);
+  const uint64_t tail = RangeHashTail(key, key_bytes_);
+  if (keys_.empty() || keys_.back().first != prefix ||
+      keys_.back().second != tail) {
+    keys_.emplace_back(prefix, tail);
   }
 }
 
@@ -171,21 +185,19 @@ bool RangeHashBuilder::Finish(std::string* out) {
     const uint32_t low_bits = LowBits(universe, num_values);
     const uint64_t buckets = NumBuckets(universe, low_bits);
 
+    // Lows as they are. Highs per bucket: a 0 per value and a closing 1.
+    // Value v's 0 follows the ones of the buckets before its own, so it sits
+    // at its high part + v: every bit is a 1 but those, one store per value
+    // where a walk over the buckets would branch on each.
     std::vector<uint64_t> lows(craft_bits::Words(num_values * low_bits), 0);
-    for (size_t v = 0; v < values.size(); ++v) {
-      craft_bits::PutBitField(&lows, v * low_bits, low_bits,
-                              values[v] & LowMask(low_bits));
-    }
-    // Per bucket, a 0 per value and a closing 1. Value v's 0 follows the
-    // ones of the buckets before its own, so it sits at its high part + v:
-    // every bit is a 1 but those, one store per value where a walk over
-    // the buckets would branch on each.
     const uint64_t high_bits = num_values + buckets;
     std::vector<uint64_t> highs(craft_bits::Words(high_bits), ~uint64_t{0});
     if (high_bits % 64 != 0) {
       highs.back() = LowMask(high_bits % 64);
     }
     for (size_t v = 0; v < values.size(); ++v) {
+      craft_bits::PutBitField(&lows, v * low_bits, low_bits,
+                              values[v] & LowMask(low_bits));
       const uint64_t pos = (values[v] >> low_bits) + v;
       highs[pos / 64] &= ~(uint64_t{1} << (pos % 64));
     }
