@@ -6,8 +6,10 @@
 
 #include "table/craft/bit_stream.h"
 #include "util/coding.h"
-#include "util/hash.h"
 #include "util/math.h"
+// Hash64's own function (util/hash.cc), inline: a call costs more than the
+// hash of a prefix of a few bytes, and every stored key takes one.
+#include "util/xxph3.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -100,7 +102,8 @@ void SortAndDeduplicate(uint64_t universe, std::vector<uint64_t>* values) {
 
 uint64_t RangeHashPrefix(const Slice& key, size_t key_bytes) {
   assert(key.size() >= key_bytes);
-  return Hash64(key.data(), key_bytes - TailBytes(key_bytes), kPrefixSeed);
+  return XXPH3_64bits_withSeed(key.data(), key_bytes - TailBytes(key_bytes),
+                               kPrefixSeed);
 }
 
 uint64_t RangeHashTail(const Slice& key, size_t key_bytes) {
