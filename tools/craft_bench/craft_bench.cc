@@ -65,23 +65,35 @@ bool plain_labels = false;
 bool key_coding = true;
 std::vector<uint32_t> range_hash_bits = {0};
 
-Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
-             uint32_t hash_bits, uint32_t partition_size) {
-  const auto start = std::chrono::steady_clock::now();
+CraftFilterOptions FilterOptions(uint32_t real_bits, uint32_t hash_bits,
+                                 uint32_t partition_size) {
   CraftFilterOptions options;
   options.trie.compact_labels = !plain_labels;
   options.key_coding = key_coding;
   options.partition_size = partition_size;
   options.trie.real_suffix_bits = real_bits;
   options.range_hash_bits = hash_bits;
-  CraftFilterBuilder builder(options);
-  for (const std::string& k : keys) builder.Add(k, 0);
-  std::vector<std::string> partitions;
+  return options;
+}
+
+// Ends the builder's table: its partitions and its encoded metadata.
+void FinishTable(CraftFilterBuilder* builder,
+                 std::vector<std::string>* partitions, std::string* metadata) {
   std::vector<CraftPartitionInfo> infos;
   std::string last_key;
-  builder.Finish(&partitions, &infos, &last_key);
+  builder->Finish(partitions, &infos, &last_key);
+  CraftMetadata::Encode(infos, last_key, metadata);
+}
+
+Filter Build(const std::vector<std::string>& keys, uint32_t real_bits,
+             uint32_t hash_bits, uint32_t partition_size) {
+  const auto start = std::chrono::steady_clock::now();
+  CraftFilterBuilder builder(
+      FilterOptions(real_bits, hash_bits, partition_size));
+  for (const std::string& k : keys) builder.Add(k, 0);
+  std::vector<std::string> partitions;
   std::string metadata;
-  CraftMetadata::Encode(infos, last_key, &metadata);
+  FinishTable(&builder, &partitions, &metadata);
   Filter f;
   f.build_ns_per_key = std::chrono::duration<double, std::nano>(
                            std::chrono::steady_clock::now() - start)
@@ -160,13 +172,8 @@ void MeasureTableBuilds(const char* name, const std::vector<std::string>& keys,
     packed += k;
     ends.push_back(packed.size());
   }
-  CraftFilterOptions options;
-  options.trie.compact_labels = !plain_labels;
-  options.key_coding = key_coding;
-  options.partition_size = partition_size;
-  options.trie.real_suffix_bits = 8;  // The policy's default.
-  options.range_hash_bits = hash_bits;
-  CraftFilterBuilder builder(options);
+  // The policy's default 8 real suffix bits.
+  CraftFilterBuilder builder(FilterOptions(8, hash_bits, partition_size));
   double best_ns = 0;
   size_t bytes = 0;
   for (int round = 0; round < 3; ++round) {
@@ -180,11 +187,8 @@ void MeasureTableBuilds(const char* name, const std::vector<std::string>& keys,
         begin = ends[i];
       }
       std::vector<std::string> partitions;
-      std::vector<CraftPartitionInfo> infos;
-      std::string last_key;
-      builder.Finish(&partitions, &infos, &last_key);
       std::string metadata;
-      CraftMetadata::Encode(infos, last_key, &metadata);
+      FinishTable(&builder, &partitions, &metadata);
       bytes += metadata.size();
       for (const std::string& p : partitions) bytes += p.size();
     }
