@@ -27,6 +27,9 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+// A field added here must also be compared in
+// CraftFilterBuilder::BuildsWith, or pooled builders made before a change of
+// it would keep building with its old value.
 struct CraftFilterOptions {
   // Target encoded size of one partition; 0 means kDefaultPartitionSize.
   uint32_t partition_size = 0;

@@ -123,10 +123,8 @@ void CraftFilterBuilder::ChooseKeyCode() {
   }
   trie_.SetKeyCode(options_.trie.key_code);
   sampling_ = false;
-  uint32_t begin = 0;
-  for (const auto& [end, data_block] : sample_) {
-    AddKey(Slice(sample_keys_.data() + begin, end - begin), data_block);
-    begin = end;
+  for (size_t i = 0; i < sample_.size(); ++i) {
+    AddKey(SampledKey(i), sample_[i].second);
   }
   sample_.clear();
   sample_keys_.clear();
