@@ -33,41 +33,37 @@ void CraftCheckPolicy::CountCheck(bool empty, uint32_t weight) const {
   if (empty) {
     Bump(&empty_);
   }
-  NoteRecentOutcome(empty, weight);
+  checks_.Note(empty, weight);
+  seeks_.Note(empty, weight);
 }
 
-void CraftCheckPolicy::NoteRecentOutcome(bool empty, uint32_t weight) const {
-  const uint32_t recent =
-      recent_checked_.load(std::memory_order_relaxed) + weight;
-  uint32_t recent_empty = recent_empty_.load(std::memory_order_relaxed);
+void CraftCheckPolicy::Window::Note(bool empty, uint32_t weight) const {
+  const uint32_t seen = seen_.load(std::memory_order_relaxed) + weight;
+  uint32_t seen_empty = empty_.load(std::memory_order_relaxed);
   if (empty) {
-    recent_empty += weight;
+    seen_empty += weight;
   }
-  // The window: halve both counts when it fills.
-  if (recent >= kWindowChecks) {
-    recent_checked_.store(recent / 2, std::memory_order_relaxed);
-    recent_empty_.store(recent_empty / 2, std::memory_order_relaxed);
+  if (seen >= kWindowChecks) {
+    seen_.store(seen / 2, std::memory_order_relaxed);
+    empty_.store(seen_empty / 2, std::memory_order_relaxed);
   } else {
-    recent_checked_.store(recent, std::memory_order_relaxed);
-    recent_empty_.store(recent_empty, std::memory_order_relaxed);
+    seen_.store(seen, std::memory_order_relaxed);
+    empty_.store(seen_empty, std::memory_order_relaxed);
   }
 }
 
-bool CraftCheckPolicy::ChecksEverySeek() const {
-  const uint32_t checked = recent_checked_.load(std::memory_order_relaxed);
-  return checked < kWarmupChecks ||
-         100 * static_cast<uint64_t>(
-                   recent_empty_.load(std::memory_order_relaxed)) >=
-             kMinEmptyPercent * static_cast<uint64_t>(checked);
+bool CraftCheckPolicy::Window::OftenEmpty() const {
+  const uint32_t seen = seen_.load(std::memory_order_relaxed);
+  return seen < kWarmupChecks ||
+         100 * static_cast<uint64_t>(empty_.load(std::memory_order_relaxed)) >=
+             kMinEmptyPercent * static_cast<uint64_t>(seen);
 }
 
 uint32_t CraftCheckPolicy::ShouldCheck(double expected_keys) const {
   if (expected_keys >= kMaxExpectedKeysToCheck) {
-    // Counted as a seek the filter would not have helped, so that the
-    // recent share, which also decides whether L0 files open lazily
-    // (craft_level_check.h), reflects this table's seeks and not just the
-    // ones it checked.
-    NoteRecentOutcome(/*empty=*/false, 1);
+    // A seek the filter would not have helped, in the seeks window only
+    // (see the header).
+    seeks_.Note(/*empty=*/false, 1);
     return 0;
   }
   if (ChecksEverySeek()) {

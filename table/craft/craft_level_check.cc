@@ -47,7 +47,7 @@ bool CraftLevelZeroOpensLazily(const LevelFilesBrief& level_zero) {
     const BlockBasedTable::Rep* rep =
         OpenRep(*level_zero.files[i].file_metadata);
     if (rep != nullptr && rep->craft != nullptr &&
-        rep->craft->check_policy().ChecksEverySeek()) {
+        rep->craft->check_policy().SeeksOftenEmpty()) {
       ++paying;
     }
   }

@@ -1221,6 +1221,52 @@ TEST_F(CraftTableTest, EmptyRegionsOfAClusteredKeySpaceAreAnswered) {
   ASSERT_OK(DestroyDB(dbname, options));
 }
 
+// Scans over regions that hold keys (ranges expected to hold some, not
+// asked) say nothing about the empty regions between them: queries of
+// those are all checked after any number of such scans, as before them.
+TEST_F(CraftTableTest, WideScansLeaveEmptyRangesChecked) {
+  Options options = SeekTestOptions();
+  const std::string dbname = dir_ + "/widedb";
+  std::unique_ptr<DB> db;
+  OpenFresh(options, "widedb", &db);
+  ASSERT_NE(db, nullptr);
+  auto key = [](int region, int order) {
+    char k[32];
+    snprintf(k, sizeof(k), "region-%02d/order-%06d", region, order);
+    return std::string(k);
+  };
+  // 2,000 keys in each even region: each spans several partitions, so a
+  // scan over one is expected to hold keys and is not asked.
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_OK(db->Put(WriteOptions(), key(2 * (i % 10), i), "v"));
+  }
+  ASSERT_OK(db->Flush(FlushOptions()));
+  auto seek_region = [&](int region) {
+    const std::string lo = key(region, 0);
+    const std::string hi = key(region, 999999) + '\0';
+    EXPECT_EQ(BoundedSeekFinds(db.get(), lo, hi), region % 2 == 0) << lo;
+  };
+  auto checked = [&]() {
+    return options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
+  };
+  // Regions 0..19 in turn: the empty ones are checked (but region 19, past
+  // the table's last key, which the file's key range rules out).
+  for (int q = 0; q < 1000; ++q) seek_region(q % 20);
+  const uint64_t interleaved = checked();
+  EXPECT_EQ(interleaved, 450u);
+  // A burst of scans over populated regions asks nothing...
+  for (int q = 0; q < 1000; ++q) seek_region(2 * (q % 10));
+  EXPECT_EQ(checked(), interleaved);
+  // ...and leaves every query of an empty region checked. (Region 19 may
+  // be asked too: while the table's seeks were mostly non-empty its L0
+  // file is not behind a level iterator, whose key range rules it out.)
+  for (int q = 0; q < 1000; ++q) seek_region(2 * (q % 10) + 1);
+  EXPECT_GE(checked(), interleaved + 900u);
+  EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_EMPTY), checked());
+  db.reset();
+  ASSERT_OK(DestroyDB(dbname, options));
+}
+
 }  // namespace ROCKSDB_NAMESPACE
 
 int main(int argc, char** argv) {
