@@ -82,6 +82,29 @@ class CraftTableTest : public testing::Test {
     return s;
   }
 
+  // Orders in even regions only ("region-RR/order-OOOOOO", order i in
+  // region 2 * (i % 10)), as a Kafka Streams store of a sparse key space
+  // holds them (tests/ecosystem/kafka-cluster), flushed into one table.
+  static std::string RegionKey(int region, int order) {
+    char k[32];
+    snprintf(k, sizeof(k), "region-%02d/order-%06d", region, order);
+    return std::string(k);
+  }
+
+  static void FillRegions(DB* db, int orders) {
+    for (int i = 0; i < orders; ++i) {
+      ASSERT_OK(db->Put(WriteOptions(), RegionKey(2 * (i % 10), i), "v"));
+    }
+    ASSERT_OK(db->Flush(FlushOptions()));
+  }
+
+  // A bounded seek over a whole region finds a key exactly in even ones.
+  static void ExpectRegionSeek(DB* db, int region) {
+    const std::string lo = RegionKey(region, 0);
+    const std::string hi = RegionKey(region, 999999) + '\0';
+    EXPECT_EQ(BoundedSeekFinds(db, lo, hi), region % 2 == 0) << lo;
+  }
+
   // Whether a seek to `lo` bounded above by `hi` finds a key in [lo, hi).
   static bool BoundedSeekFinds(DB* db, const std::string& lo,
                                const std::string& hi) {
@@ -1195,20 +1218,8 @@ TEST_F(CraftTableTest, EmptyRegionsOfAClusteredKeySpaceAreAnswered) {
   std::unique_ptr<DB> db;
   OpenFresh(options, "clustereddb", &db);
   ASSERT_NE(db, nullptr);
-  auto key = [](int region, int order) {
-    char k[32];
-    snprintf(k, sizeof(k), "region-%02d/order-%06d", region, order);
-    return std::string(k);
-  };
-  for (int i = 0; i < 4000; ++i) {
-    ASSERT_OK(db->Put(WriteOptions(), key(2 * (i % 10), i), "v"));
-  }
-  ASSERT_OK(db->Flush(FlushOptions()));
-  auto seek_region = [&](int region) {
-    const std::string lo = key(region, 0);
-    const std::string hi = key(region, 999999) + '\0';
-    EXPECT_EQ(BoundedSeekFinds(db.get(), lo, hi), region % 2 == 0) << lo;
-  };
+  FillRegions(db.get(), 4000);
+  auto seek_region = [&](int region) { ExpectRegionSeek(db.get(), region); };
   for (int q = 0; q < 1000; ++q) seek_region(2 * (q % 10) + 1);
   const uint64_t checked =
       options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
@@ -1230,22 +1241,10 @@ TEST_F(CraftTableTest, WideScansLeaveEmptyRangesChecked) {
   std::unique_ptr<DB> db;
   OpenFresh(options, "widedb", &db);
   ASSERT_NE(db, nullptr);
-  auto key = [](int region, int order) {
-    char k[32];
-    snprintf(k, sizeof(k), "region-%02d/order-%06d", region, order);
-    return std::string(k);
-  };
   // 2,000 keys in each even region: each spans several partitions, so a
   // scan over one is expected to hold keys and is not asked.
-  for (int i = 0; i < 20000; ++i) {
-    ASSERT_OK(db->Put(WriteOptions(), key(2 * (i % 10), i), "v"));
-  }
-  ASSERT_OK(db->Flush(FlushOptions()));
-  auto seek_region = [&](int region) {
-    const std::string lo = key(region, 0);
-    const std::string hi = key(region, 999999) + '\0';
-    EXPECT_EQ(BoundedSeekFinds(db.get(), lo, hi), region % 2 == 0) << lo;
-  };
+  FillRegions(db.get(), 20000);
+  auto seek_region = [&](int region) { ExpectRegionSeek(db.get(), region); };
   auto checked = [&]() {
     return options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
   };
