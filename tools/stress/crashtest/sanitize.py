@@ -4,6 +4,14 @@ import random
 
 from .claims import expected_state_test
 
+
+def wal_writes_can_fail(p):
+    """Whether db_stress injects write faults into the WAL."""
+    return int(p.get("write_fault_one_in", 0) or 0) > 0 and \
+        not int(p.get("exclude_wal_from_write_fault_injection", 0) or 0) and \
+        not int(p.get("disable_wal", 0) or 0)
+
+
 def sanitize_lodestone(p):
     """Lodestone's own sanitization, after upstream's (final values)."""
     if not expected_state_test(p) or int(p.get("user_timestamp_size", 0) or 0) > 0:
@@ -90,6 +98,22 @@ def sanitize_lodestone(p):
     if p.get("min_tombstones_for_range_conversion", 0) > 0:
         # A table filter turns conversion off for that iterator.
         p["use_sqfc_for_range_queries"] = 0
+    if wal_writes_can_fail(p) and int(p.get("backup_one_in", 0) or 0) > 0 \
+            and int(p.get("manual_wal_flush_one_in", 0) or 0) > 0:
+        # With manual_wal_flush, a failed WAL write drops the WAL buffer:
+        # writes already acknowledged stay in the memtables only, and the
+        # DB stops with a fatal error (upstream 9.10.0 says so in
+        # ErrorHandler::SetBGError). A backup taken afterwards copies the
+        # WAL without them, and db_stress's backup check, which compares the
+        # restore with the expected state, reports a write lost ("exists in
+        # original db but not in restore"). Seen in fresh-clone CI
+        # (blackbox_write_faults, seed 1011) and reproduced (1 in about 40
+        # runs of its first invocation at backup_one_in=100): the hot key's
+        # last three acknowledged writes followed the end of the backed-up
+        # WAL, which ended where a FlushWAL had failed with an injected
+        # error. Upstream's crash test allows the combination. Keep one of
+        # the two, at random, so both stay covered.
+        p[random.choice(["backup_one_in", "manual_wal_flush_one_in"])] = 0
     if str(p.get("cache_type", "")).startswith("tiered_"):
         # Upstream 9.10.0: ~CacheWithSecondaryAdapter asserts its reservation
         # accounting at exit (reproduced here with every Lodestone option
