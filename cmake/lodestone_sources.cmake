@@ -57,6 +57,10 @@ set(LODESTONE_LIB_SOURCES
   table/craft/order_preserving_code.cc
   table/craft/range_hash.cc
   table/craft/rank_select.cc
+  # table/kiwi: KiWi's delete tiles (the partition and the tile map; the
+  # table builder and reader do not use them yet: docs/rfcs/kiwi.md)
+  table/kiwi/tile_map.cc
+  table/kiwi/tile_partition.cc
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc
   tools/ldb_commands/put_initial_command.cc

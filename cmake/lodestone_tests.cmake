@@ -136,6 +136,12 @@ lodestone_gtest(craft_format_test
 lodestone_gtest(craft_table_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)
 
+# table/kiwi: golden bytes of the tile map (FORMAT.md) and the tile
+# partition's guarantees.
+lodestone_gtest(kiwi_layout_test
+  SOURCES ${LODESTONE_ROOT}/table/kiwi/tile_map_test.cc
+          ${LODESTONE_ROOT}/table/kiwi/tile_partition_test.cc)
+
 # db/tombstone_runs: scan-time tombstone-run conversion.
 lodestone_gtest(tombstone_run_conversion_test
   SOURCES ${LODESTONE_ROOT}/db/tombstone_runs/tombstone_run_conversion_test.cc)
@@ -178,6 +184,7 @@ add_executable(lodestone_fuzz
   ${LODESTONE_ROOT}/db/initial_put/initial_put_wal_fuzz.cc
   ${LODESTONE_ROOT}/cache/location/location_descriptor_fuzz.cc
   ${LODESTONE_ROOT}/table/craft/craft_table_damage_fuzz.cc
+  ${LODESTONE_ROOT}/table/kiwi/tile_map_fuzz.cc
   ${LODESTONE_ROOT}/tests/fuzz/planted_fuzz.cc)
 target_link_libraries(lodestone_fuzz rocksdb)
 add_dependencies(lodestone_check_deps lodestone_fuzz)

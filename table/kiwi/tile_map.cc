@@ -1,0 +1,135 @@
+#include "table/kiwi/tile_map.h"
+
+#include <cassert>
+
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace kiwi {
+
+namespace {
+
+// Block flags (FORMAT.md).
+constexpr uint8_t kHasDeleteKeys = 1 << 0;
+constexpr uint8_t kOnlyCoverablePuts = 1 << 1;
+constexpr uint8_t kKnownFlags = kHasDeleteKeys | kOnlyCoverablePuts;
+
+Status Corrupt(const char* what) {
+  return Status::Corruption("KiWi tile map", what);
+}
+
+Status DecodeBlock(Slice* in, const TileBlock* previous, TileBlock* block) {
+  Status s = block->handle.DecodeFrom(in);
+  if (!s.ok()) {
+    return Corrupt("truncated block handle");
+  }
+  if (previous != nullptr &&
+      (previous->handle.offset() + previous->handle.size() <
+           previous->handle.offset() ||
+       block->handle.offset() <
+           previous->handle.offset() + previous->handle.size())) {
+    return Corrupt("blocks out of order or overlapping");
+  }
+  if (in->empty()) {
+    return Corrupt("truncated block flags");
+  }
+  const uint8_t flags = static_cast<uint8_t>((*in)[0]);
+  in->remove_prefix(1);
+  if ((flags & ~kKnownFlags) != 0) {
+    return Corrupt("unknown block flags");
+  }
+  block->has_delete_keys = (flags & kHasDeleteKeys) != 0;
+  block->only_coverable_puts = (flags & kOnlyCoverablePuts) != 0;
+  if (block->only_coverable_puts && !block->has_delete_keys) {
+    return Corrupt("coverable block without delete keys");
+  }
+  if (block->has_delete_keys) {
+    Slice smallest, largest;
+    if (!GetLengthPrefixedSlice(in, &smallest) ||
+        !GetLengthPrefixedSlice(in, &largest)) {
+      return Corrupt("truncated delete key range");
+    }
+    if (smallest.compare(largest) > 0) {
+      return Corrupt("delete key range out of order");
+    }
+    block->smallest_delete_key = smallest.ToString();
+    block->largest_delete_key = largest.ToString();
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+bool TileBlock::operator==(const TileBlock& other) const {
+  return handle.offset() == other.handle.offset() &&
+         handle.size() == other.handle.size() &&
+         has_delete_keys == other.has_delete_keys &&
+         smallest_delete_key == other.smallest_delete_key &&
+         largest_delete_key == other.largest_delete_key &&
+         only_coverable_puts == other.only_coverable_puts;
+}
+
+void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst) {
+  PutVarint32(dst, kTileMapFormatVersion);
+  PutVarint32(dst, static_cast<uint32_t>(tiles.size()));
+  for (const Tile& tile : tiles) {
+    assert(!tile.blocks.empty() && tile.blocks.size() <= kMaxTileBlocks);
+    PutVarint32(dst, static_cast<uint32_t>(tile.blocks.size()));
+    for (const TileBlock& block : tile.blocks) {
+      assert(!block.only_coverable_puts || block.has_delete_keys);
+      block.handle.EncodeTo(dst);
+      dst->push_back(static_cast<char>(
+          (block.has_delete_keys ? kHasDeleteKeys : 0) |
+          (block.only_coverable_puts ? kOnlyCoverablePuts : 0)));
+      if (block.has_delete_keys) {
+        PutLengthPrefixedSlice(dst, block.smallest_delete_key);
+        PutLengthPrefixedSlice(dst, block.largest_delete_key);
+      }
+    }
+  }
+}
+
+Status DecodeTileMap(Slice contents, std::vector<Tile>* tiles) {
+  tiles->clear();
+  Slice in = contents;
+  uint32_t version = 0;
+  uint32_t tile_count = 0;
+  if (!GetVarint32(&in, &version)) {
+    return Corrupt("truncated version");
+  }
+  if (version != kTileMapFormatVersion) {
+    return Corrupt("unknown version");
+  }
+  // A tile takes at least four bytes (a count, a handle's two varints and
+  // the flags), which bounds what a damaged count can make us reserve.
+  if (!GetVarint32(&in, &tile_count) || tile_count > in.size() / 4) {
+    return Corrupt("truncated or impossible tile count");
+  }
+  std::vector<Tile> decoded(tile_count);
+  const TileBlock* previous = nullptr;
+  for (Tile& tile : decoded) {
+    uint32_t block_count = 0;
+    if (!GetVarint32(&in, &block_count)) {
+      return Corrupt("truncated block count");
+    }
+    if (block_count == 0 || block_count > kMaxTileBlocks) {
+      return Corrupt("a tile of no or too many blocks");
+    }
+    tile.blocks.resize(block_count);
+    for (TileBlock& block : tile.blocks) {
+      Status s = DecodeBlock(&in, previous, &block);
+      if (!s.ok()) {
+        return s;
+      }
+      previous = &block;
+    }
+  }
+  if (!in.empty()) {
+    return Corrupt("trailing bytes");
+  }
+  *tiles = std::move(decoded);
+  return Status::OK();
+}
+
+}  // namespace kiwi
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,71 @@
+// KiWi's tile map: the meta block of a table written with delete tiles,
+// which says, per tile, where its data blocks are and which delete keys
+// each holds. Bytes and versions: table/kiwi/FORMAT.md; the design:
+// docs/rfcs/kiwi.md.
+//
+// A reader (or a compaction) deciding whether a secondary range delete
+// covers a block wholly needs only the block's entry here: the delete key
+// range and whether every entry is a put carrying a delete key. It never
+// reads the block to decide.
+//
+// Tiles are listed in the table's key order, one per index entry; their
+// blocks in delete key order (table/kiwi/tile_partition.h). DecodeTileMap
+// refuses any input that EncodeTileMap could not have written, with
+// Status::Corruption, and never reads past its input.
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/format.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace kiwi {
+
+// The meta block's name in the table's metaindex.
+inline constexpr char kTileMapBlockName[] = "kiwi.lodestone.tiles";
+// The version EncodeTileMap writes; DecodeTileMap reads it alone.
+inline constexpr uint32_t kTileMapFormatVersion = 1;
+// Most blocks a tile may have (h at most this).
+inline constexpr uint32_t kMaxTileBlocks = 256;
+
+struct TileBlock {
+  BlockHandle handle;
+  // Some entry of the block has a delete key; the two keys below are the
+  // smallest and largest of them (bytewise). Both empty when false.
+  bool has_delete_keys = false;
+  std::string smallest_delete_key;
+  std::string largest_delete_key;
+  // Every entry is a put (or initial put) with a delete key: a secondary
+  // range delete covering [smallest, largest] may drop the block whole.
+  // Deletes, merge operands, range deletion sentinels and entries without
+  // a delete key make it false. Implies has_delete_keys.
+  bool only_coverable_puts = false;
+
+  bool operator==(const TileBlock& other) const;
+};
+
+struct Tile {
+  // One or more blocks (at most kMaxTileBlocks), in delete key order, at
+  // ascending, non-overlapping offsets.
+  std::vector<TileBlock> blocks;
+
+  bool operator==(const Tile& other) const { return blocks == other.blocks; }
+};
+
+// Appends the map of `tiles` to `*dst`. REQUIRES: every tile is valid as
+// Tile describes (DecodeTileMap would accept the result).
+void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst);
+
+// Replaces `*tiles` with the map in `contents`. On Corruption (an unknown
+// version or flag, a truncated or trailing byte, a tile of no or too many
+// blocks, blocks out of order or overlapping, a delete key range whose
+// smallest exceeds its largest) `*tiles` is left empty.
+Status DecodeTileMap(Slice contents, std::vector<Tile>* tiles);
+
+}  // namespace kiwi
+}  // namespace ROCKSDB_NAMESPACE
