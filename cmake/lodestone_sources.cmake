@@ -57,10 +57,16 @@ set(LODESTONE_LIB_SOURCES
   table/craft/order_preserving_code.cc
   table/craft/range_hash.cc
   table/craft/rank_select.cc
-  # table/kiwi: KiWi's delete tiles (the partition and the tile map; the
-  # table builder and reader do not use them yet: docs/rfcs/kiwi.md)
+  # db/secondary_deletes: secondary range deletes (the delete key
+  # extractor and the tombstone set; no DB call uses them yet)
+  db/secondary_deletes/delete_key_extractor.cc
+  db/secondary_deletes/secondary_tombstones.cc
+  # table/kiwi: KiWi's delete tiles (the partition, the tile map, the tile
+  # writer; the table builder and reader do not use them yet:
+  # docs/rfcs/kiwi.md)
   table/kiwi/tile_map.cc
   table/kiwi/tile_partition.cc
+  table/kiwi/tile_writer.cc
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc
   tools/ldb_commands/put_initial_command.cc

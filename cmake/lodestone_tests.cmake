@@ -136,11 +136,17 @@ lodestone_gtest(craft_format_test
 lodestone_gtest(craft_table_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)
 
-# table/kiwi: golden bytes of the tile map (FORMAT.md) and the tile
-# partition's guarantees.
+# table/kiwi: golden bytes of the tile map (FORMAT.md), the tile
+# partition's guarantees, the tile writer's blocks.
 lodestone_gtest(kiwi_layout_test
   SOURCES ${LODESTONE_ROOT}/table/kiwi/tile_map_test.cc
-          ${LODESTONE_ROOT}/table/kiwi/tile_partition_test.cc)
+          ${LODESTONE_ROOT}/table/kiwi/tile_partition_test.cc
+          ${LODESTONE_ROOT}/table/kiwi/tile_writer_test.cc)
+# db/secondary_deletes: delete key extractors, golden bytes of the
+# secondary range tombstone record, the tombstone set against a model.
+lodestone_gtest(secondary_deletes_test
+  SOURCES ${LODESTONE_ROOT}/db/secondary_deletes/delete_key_extractor_test.cc
+          ${LODESTONE_ROOT}/db/secondary_deletes/secondary_tombstones_test.cc)
 
 # db/tombstone_runs: scan-time tombstone-run conversion.
 lodestone_gtest(tombstone_run_conversion_test

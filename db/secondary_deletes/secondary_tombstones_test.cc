@@ -1,0 +1,191 @@
+// Secondary range tombstones: the record's bytes, pinned, and the set's
+// answers against a brute-force model. Linked into secondary_deletes_test
+// with delete_key_extractor_test.cc.
+
+#include "db/secondary_deletes/secondary_tombstones.h"
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_util/testharness.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+std::string Bytes(const char* hex) {
+  std::string out;
+  EXPECT_TRUE(Slice(hex).DecodeHex(&out));
+  return out;
+}
+
+bool ModelCovers(const std::vector<SecondaryRangeTombstone>& tombstones,
+                 const std::string& d, SequenceNumber seq) {
+  for (const SecondaryRangeTombstone& t : tombstones) {
+    if (t.lo <= d && d < t.hi && seq < t.seq) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Delete keys of one or two bytes from a small alphabet, so that random
+// tombstones overlap and share ends.
+std::string RandomKey(std::mt19937_64& rng) {
+  std::string k(1, static_cast<char>('a' + rng() % 6));
+  if (rng() % 2 == 0) {
+    k.push_back(static_cast<char>('a' + rng() % 3));
+  }
+  return k;
+}
+
+// Every key RandomKey makes, with the ends a tombstone may get (one "a"
+// more), in bytewise order: no tombstone end lies strictly between two
+// neighbours, so coverage is the same from each key up to the next.
+std::vector<std::string> AllKeys() {
+  std::vector<std::string> keys{""};
+  for (char c = 'a'; c < 'a' + 7; ++c) {
+    keys.emplace_back(1, c);
+    for (char d = 'a'; d < 'a' + 4; ++d) {
+      keys.push_back(std::string(1, c) + d);
+      keys.push_back(std::string(1, c) + d + 'a');
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+}  // namespace
+
+TEST(SecondaryRangeTombstoneTest, GoldenBytes) {
+  SecondaryRangeTombstone t;
+  t.lo = "2026-01";
+  t.hi = "2026-04";
+  t.seq = 300;
+  std::string encoded;
+  t.EncodeTo(&encoded);
+  // Written out by hand: version 1, "2026-01", "2026-04", 300 (ac 02).
+  EXPECT_EQ(Slice(encoded).ToString(true),
+            "01"
+            "07"
+            "323032362D3031"
+            "07"
+            "323032362D3034"
+            "AC02");
+
+  Slice in(encoded);
+  SecondaryRangeTombstone decoded;
+  ASSERT_OK(decoded.DecodeFrom(&in));
+  EXPECT_TRUE(in.empty());
+  EXPECT_TRUE(decoded == t);
+}
+
+TEST(SecondaryRangeTombstoneTest, RefusesWhatEncodeCannotWrite) {
+  const char* bad[] = {
+      "",  // nothing
+      "02"
+      "0161"
+      "0162"
+      "05",  // version 2
+      "01"
+      "0161"
+      "0162",  // no seq
+      "01"
+      "0162"
+      "0161"
+      "05",  // lo above hi
+      "01"
+      "0161"
+      "0161"
+      "05",  // empty range
+      "01"
+      "0161"
+      "0162"
+      "00",  // seq 0
+      "01"
+      "0161"
+      "0162"
+      "FFFFFFFFFFFFFFFF01",  // above kMaxSequenceNumber
+      "01"
+      "0561"
+      "0162"
+      "05",  // lo longer than the input
+  };
+  for (const char* hex : bad) {
+    std::string bytes = Bytes(hex);
+    Slice in(bytes);
+    SecondaryRangeTombstone t;
+    Status s = t.DecodeFrom(&in);
+    EXPECT_TRUE(s.IsCorruption()) << hex << ": " << s.ToString();
+  }
+}
+
+TEST(SecondaryTombstoneSetTest, Empty) {
+  SecondaryTombstoneSet set(std::vector<SecondaryRangeTombstone>{});
+  EXPECT_TRUE(set.empty());
+  EXPECT_FALSE(set.Covers("a", 0));
+  EXPECT_FALSE(set.CoversRange("a", "z", 0));
+}
+
+TEST(SecondaryTombstoneSetTest, NewerTombstoneOverlapsOlder) {
+  // [b, e) at 10 and [d, g) at 20.
+  SecondaryTombstoneSet set({{"b", "e", 10}, {"d", "g", 20}});
+  EXPECT_FALSE(set.Covers("a", 1));
+  EXPECT_TRUE(set.Covers("b", 9));
+  EXPECT_FALSE(set.Covers("b", 10));  // Written at the tombstone or after.
+  EXPECT_TRUE(set.Covers("d", 19));   // The newer tombstone over d.
+  EXPECT_TRUE(set.Covers("f", 15));
+  EXPECT_FALSE(set.Covers("g", 1));  // hi is exclusive.
+
+  EXPECT_TRUE(set.CoversRange("b", "f", 9));
+  EXPECT_FALSE(set.CoversRange("b", "f", 10));  // [b, d) only below 10.
+  EXPECT_TRUE(set.CoversRange("d", "fzz", 19));
+  EXPECT_FALSE(set.CoversRange("d", "g", 1));  // g is not covered.
+  EXPECT_FALSE(set.CoversRange("a", "c", 1));
+}
+
+TEST(SecondaryTombstoneSetTest, GapBetweenTombstones) {
+  SecondaryTombstoneSet set({{"a", "c", 10}, {"d", "f", 10}});
+  EXPECT_TRUE(set.CoversRange("a", "bz", 5));
+  EXPECT_FALSE(set.CoversRange("a", "d", 5));  // [c, d) is not covered.
+  EXPECT_TRUE(set.CoversRange("d", "e", 5));
+}
+
+TEST(SecondaryTombstoneSetTest, AgainstModel) {
+  std::mt19937_64 rng(49);
+  const std::vector<std::string> keys = AllKeys();
+  for (int round = 0; round < 500; ++round) {
+    std::vector<SecondaryRangeTombstone> tombstones;
+    const int n = static_cast<int>(rng() % 6);
+    for (int i = 0; i < n; ++i) {
+      std::string lo = RandomKey(rng), hi = RandomKey(rng);
+      if (lo == hi) {
+        hi.push_back('a');
+      }
+      if (hi < lo) {
+        std::swap(lo, hi);
+      }
+      tombstones.push_back({lo, hi, 1 + rng() % 40});
+    }
+    SecondaryTombstoneSet set(tombstones);
+    for (SequenceNumber seq : {0, 5, 17, 39, 40}) {
+      for (size_t i = 0; i < keys.size(); ++i) {
+        ASSERT_EQ(set.Covers(keys[i], seq),
+                  ModelCovers(tombstones, keys[i], seq))
+            << round << " " << keys[i] << "@" << seq;
+        // A range is covered when every key of it is; AllKeys stand in for
+        // the keys between them.
+        bool all = true;
+        for (size_t j = i; j < keys.size(); ++j) {
+          all = all && ModelCovers(tombstones, keys[j], seq);
+          ASSERT_EQ(set.CoversRange(keys[i], keys[j], seq), all)
+              << round << " [" << keys[i] << ", " << keys[j] << "]@" << seq;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ROCKSDB_NAMESPACE

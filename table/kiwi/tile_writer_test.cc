@@ -1,0 +1,164 @@
+// TileWriter: every entry of a tile comes back from exactly one block, in
+// table order within it; the blocks' tile map entries tell the truth; and
+// h = 1 writes today's data block byte for byte. Linked into
+// kiwi_layout_test.
+
+#include "table/kiwi/tile_writer.h"
+
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "rocksdb/comparator.h"
+#include "table/block_based/block.h"
+#include "table/block_based/block_builder.h"
+#include "test_util/testharness.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace kiwi {
+
+namespace {
+
+struct TestEntry {
+  std::string internal_key;
+  std::string value;
+  bool has_delete_key;
+  std::string delete_key;
+};
+
+std::vector<std::pair<std::string, std::string>> ReadBlock(
+    const std::string& contents) {
+  BlockContents block_contents{Slice(contents)};
+  ROCKSDB_NAMESPACE::Block block(std::move(block_contents));
+  std::unique_ptr<DataBlockIter> it(block.NewDataIterator(
+      BytewiseComparator(), kDisableGlobalSequenceNumber));
+  std::vector<std::pair<std::string, std::string>> out;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    out.emplace_back(it->key().ToString(), it->value().ToString());
+  }
+  EXPECT_OK(it->status());
+  return out;
+}
+
+// A tile of `n` user keys in order, some with two versions; delete keys
+// uncorrelated with the user keys; a few deletes and entries without a
+// delete key.
+std::vector<TestEntry> RandomTile(std::mt19937_64& rng, int n) {
+  std::vector<TestEntry> entries;
+  SequenceNumber seq = 1000000;
+  for (int i = 0; i < n; ++i) {
+    char user_key[16];
+    snprintf(user_key, sizeof(user_key), "user%06d", i);
+    const int versions = rng() % 5 == 0 ? 2 : 1;
+    for (int v = 0; v < versions; ++v) {
+      const uint64_t kind = rng() % 20;
+      const ValueType type = kind == 0   ? kTypeDeletion
+                             : kind == 1 ? kTypeValueInitial
+                                         : kTypeValue;
+      TestEntry e;
+      e.internal_key = InternalKey(user_key, --seq, type).Encode().ToString();
+      e.value = type == kTypeDeletion ? "" : std::string(rng() % 60, 'v');
+      e.has_delete_key = rng() % 10 != 0;
+      if (e.has_delete_key) {
+        char d[8];
+        snprintf(d, sizeof(d), "t%03d", static_cast<int>(rng() % 120));
+        e.delete_key = d;
+      }
+      entries.push_back(e);
+    }
+  }
+  return entries;
+}
+
+std::vector<TileWriter::Block> Write(const std::vector<TestEntry>& entries,
+                                     uint32_t h) {
+  TileWriter::Options options;
+  options.max_blocks = h;
+  TileWriter writer(options);
+  for (const TestEntry& e : entries) {
+    Slice d(e.delete_key);
+    writer.Add(e.internal_key, e.value, e.has_delete_key ? &d : nullptr);
+  }
+  EXPECT_FALSE(writer.empty());
+  std::vector<TileWriter::Block> blocks = writer.Finish();
+  EXPECT_TRUE(writer.empty());
+  EXPECT_EQ(writer.buffered_bytes(), 0);
+  return blocks;
+}
+
+}  // namespace
+
+TEST(TileWriterTest, OneBlockIsTodaysDataBlock) {
+  std::mt19937_64 rng(7);
+  const std::vector<TestEntry> entries = RandomTile(rng, 100);
+  std::vector<TileWriter::Block> blocks = Write(entries, 1);
+  ASSERT_EQ(blocks.size(), 1);
+
+  BlockBuilder stock(TileWriter::Options().block_restart_interval);
+  for (const TestEntry& e : entries) {
+    stock.Add(e.internal_key, e.value);
+  }
+  EXPECT_EQ(blocks[0].contents, stock.Finish().ToString());
+}
+
+TEST(TileWriterTest, EveryEntryOnceInTableOrderWithTruthfulMap) {
+  std::mt19937_64 rng(41);
+  const InternalKeyComparator icmp(BytewiseComparator());
+  for (uint32_t h : {1u, 2u, 4u, 8u, 16u}) {
+    const std::vector<TestEntry> entries = RandomTile(rng, 300);
+    std::map<std::string, const TestEntry*> by_key;
+    for (const TestEntry& e : entries) {
+      by_key[e.internal_key] = &e;
+    }
+    const std::vector<TileWriter::Block> blocks = Write(entries, h);
+    EXPECT_LE(blocks.size(), h);
+    EXPECT_GE(blocks.size(), h == 1 ? 1 : 2);
+
+    size_t seen = 0;
+    const TileBlock* previous = nullptr;
+    for (const TileWriter::Block& block : blocks) {
+      const auto read = ReadBlock(block.contents);
+      ASSERT_FALSE(read.empty());
+      seen += read.size();
+      std::string smallest, largest;
+      bool any_delete_key = false, only_coverable = true;
+      for (size_t i = 0; i < read.size(); ++i) {
+        if (i > 0) {
+          ASSERT_LT(icmp.Compare(read[i - 1].first, read[i].first), 0)
+              << "table order within a block";
+        }
+        auto it = by_key.find(read[i].first);
+        ASSERT_NE(it, by_key.end());
+        const TestEntry& e = *it->second;
+        EXPECT_EQ(read[i].second, e.value);
+        if (e.has_delete_key) {
+          smallest =
+              any_delete_key ? std::min(smallest, e.delete_key) : e.delete_key;
+          largest =
+              any_delete_key ? std::max(largest, e.delete_key) : e.delete_key;
+          any_delete_key = true;
+        }
+        const ValueType type = ExtractValueType(e.internal_key);
+        only_coverable = only_coverable && e.has_delete_key &&
+                         (type == kTypeValue || type == kTypeValueInitial);
+      }
+      const TileBlock& m = block.map_entry;
+      EXPECT_EQ(m.has_delete_keys, any_delete_key);
+      EXPECT_EQ(m.smallest_delete_key, smallest);
+      EXPECT_EQ(m.largest_delete_key, largest);
+      EXPECT_EQ(m.only_coverable_puts, only_coverable);
+      if (previous != nullptr && previous->has_delete_keys &&
+          m.has_delete_keys) {
+        EXPECT_LT(previous->largest_delete_key, m.smallest_delete_key)
+            << "blocks in delete key order, h " << h;
+      }
+      previous = &m;
+    }
+    EXPECT_EQ(seen, entries.size()) << "every entry exactly once, h " << h;
+  }
+}
+
+}  // namespace kiwi
+}  // namespace ROCKSDB_NAMESPACE
