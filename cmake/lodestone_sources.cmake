@@ -58,7 +58,9 @@ set(LODESTONE_LIB_SOURCES
   table/craft/range_hash.cc
   table/craft/rank_select.cc
   # db/secondary_deletes: secondary range deletes (the delete key
-  # extractor and the tombstone set; no DB call uses them yet)
+  # extractor, the tombstone set, the covered entry filter; no DB call uses
+  # them yet)
+  db/secondary_deletes/covered_entry_filter.cc
   db/secondary_deletes/delete_key_extractor.cc
   db/secondary_deletes/secondary_tombstones.cc
   # table/kiwi: KiWi's delete tiles (the partition, the tile map, the tile

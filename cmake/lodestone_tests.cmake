@@ -143,10 +143,12 @@ lodestone_gtest(kiwi_layout_test
           ${LODESTONE_ROOT}/table/kiwi/tile_partition_test.cc
           ${LODESTONE_ROOT}/table/kiwi/tile_writer_test.cc)
 # db/secondary_deletes: delete key extractors, golden bytes of the
-# secondary range tombstone record, the tombstone set against a model.
+# secondary range tombstone record, the tombstone set and the covered entry
+# filter against models.
 lodestone_gtest(secondary_deletes_test
   SOURCES ${LODESTONE_ROOT}/db/secondary_deletes/delete_key_extractor_test.cc
-          ${LODESTONE_ROOT}/db/secondary_deletes/secondary_tombstones_test.cc)
+          ${LODESTONE_ROOT}/db/secondary_deletes/secondary_tombstones_test.cc
+          ${LODESTONE_ROOT}/db/secondary_deletes/covered_entry_filter_test.cc)
 
 # db/tombstone_runs: scan-time tombstone-run conversion.
 lodestone_gtest(tombstone_run_conversion_test
