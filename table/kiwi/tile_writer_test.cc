@@ -14,6 +14,7 @@
 #include "rocksdb/comparator.h"
 #include "table/block_based/block.h"
 #include "table/block_based/block_builder.h"
+#include "table/kiwi/tile_drop.h"
 #include "test_util/testharness.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -158,6 +159,51 @@ TEST(TileWriterTest, EveryEntryOnceInTableOrderWithTruthfulMap) {
     }
     EXPECT_EQ(seen, entries.size()) << "every entry exactly once, h " << h;
   }
+}
+
+// A block dropped whole holds only entries the entry-by-entry rule would
+// hide too, so skipping it unread changes nothing a reader sees; and with
+// delete keys uncorrelated with user keys, a wide delete drops blocks.
+TEST(TileWriterTest, DroppedWholeAgreesWithTheEntryRule) {
+  std::mt19937_64 rng(1902);
+  size_t dropped = 0;
+  for (int round = 0; round < 200; ++round) {
+    const std::vector<TestEntry> entries = RandomTile(rng, 200);
+    SequenceNumber table_largest_seqno = 0;
+    std::map<std::string, const TestEntry*> by_key;
+    for (const TestEntry& e : entries) {
+      by_key[e.internal_key] = &e;
+      table_largest_seqno =
+          std::max(table_largest_seqno, GetInternalKeySeqno(e.internal_key));
+    }
+    char lo[8], hi[8];
+    const int a = static_cast<int>(rng() % 120),
+              b = static_cast<int>(rng() % 120);
+    snprintf(lo, sizeof(lo), "t%03d", std::min(a, b));
+    snprintf(hi, sizeof(hi), "t%03d", std::max(a, b) + 1);
+    // Issued after every entry of the table, or (one round in four) before
+    // the newest ones.
+    const SequenceNumber seq =
+        rng() % 4 == 0 ? table_largest_seqno : table_largest_seqno + 1;
+    const SecondaryTombstoneSet tombstones({{lo, hi, seq}});
+
+    for (const TileWriter::Block& block : Write(entries, 8)) {
+      if (!DroppedWhole(block.map_entry, tombstones, table_largest_seqno)) {
+        continue;
+      }
+      ++dropped;
+      ASSERT_GT(seq, table_largest_seqno);
+      for (const auto& [key, value] : ReadBlock(block.contents)) {
+        const TestEntry& e = *by_key.at(key);
+        const ValueType type = ExtractValueType(e.internal_key);
+        ASSERT_TRUE(type == kTypeValue || type == kTypeValueInitial);
+        ASSERT_TRUE(e.has_delete_key);
+        ASSERT_TRUE(tombstones.Covers(e.delete_key,
+                                      GetInternalKeySeqno(e.internal_key)));
+      }
+    }
+  }
+  EXPECT_GT(dropped, 0);
 }
 
 }  // namespace kiwi
