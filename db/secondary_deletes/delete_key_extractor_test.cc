@@ -24,25 +24,29 @@ std::string DeleteKeyOf(const DeleteKeyExtractor& extractor,
   return extractor.Extract(key, value, &d) ? d.ToString() : "<none>";
 }
 
+// The delete key of (key, value) under the extractor `spec` configures.
+std::string DeleteKeyOf(const std::string& spec, const std::string& key,
+                        const std::string& value) {
+  Status s;
+  auto extractor = FromString(spec, &s);
+  EXPECT_OK(s) << spec;
+  return extractor != nullptr ? DeleteKeyOf(*extractor, key, value)
+                              : "<no extractor>";
+}
+
 }  // namespace
 
 TEST(DeleteKeyExtractorTest, KeySuffix) {
-  Status s;
-  auto extractor = FromString("{id=key_suffix;length=4}", &s);
-  ASSERT_OK(s);
-  ASSERT_NE(extractor, nullptr);
-  EXPECT_EQ(DeleteKeyOf(*extractor, "doc17/2026", "v"), "2026");
-  EXPECT_EQ(DeleteKeyOf(*extractor, "2026", ""), "2026");
-  EXPECT_EQ(DeleteKeyOf(*extractor, "026", "value"), "<none>");
+  const std::string spec = "{id=key_suffix;length=4}";
+  EXPECT_EQ(DeleteKeyOf(spec, "doc17/2026", "v"), "2026");
+  EXPECT_EQ(DeleteKeyOf(spec, "2026", ""), "2026");
+  EXPECT_EQ(DeleteKeyOf(spec, "026", "value"), "<none>");
 }
 
 TEST(DeleteKeyExtractorTest, ValuePrefix) {
-  Status s;
-  auto extractor = FromString("id=value_prefix;length=3", &s);
-  ASSERT_OK(s);
-  ASSERT_NE(extractor, nullptr);
-  EXPECT_EQ(DeleteKeyOf(*extractor, "k", "t42:payload"), "t42");
-  EXPECT_EQ(DeleteKeyOf(*extractor, "k", "t4"), "<none>");
+  const std::string spec = "id=value_prefix;length=3";
+  EXPECT_EQ(DeleteKeyOf(spec, "k", "t42:payload"), "t42");
+  EXPECT_EQ(DeleteKeyOf(spec, "k", "t4"), "<none>");
 }
 
 TEST(DeleteKeyExtractorTest, NoneFromEmptyOrNullptr) {
