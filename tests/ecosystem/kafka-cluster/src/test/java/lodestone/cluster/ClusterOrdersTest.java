@@ -491,8 +491,7 @@ public class ClusterOrdersTest {
     results.put("tickers", tickers);
     // Blocks the orders stores read from their files (every variant has
     // these tickers): what the read features save where the cache is small.
-    results.put("data_block_misses",
-        StoreStatistics.ticker(OrdersTopology.STORE, "rocksdb.block.cache.data.miss"));
+    results.put("data_block_misses", dataBlockMisses());
     results.put("filter_block_misses",
         StoreStatistics.ticker(OrdersTopology.STORE, "rocksdb.block.cache.filter.miss"));
     instances.values().forEach(s -> s.close(Duration.ofSeconds(30)));
