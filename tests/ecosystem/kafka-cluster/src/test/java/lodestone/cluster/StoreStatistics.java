@@ -49,12 +49,18 @@ public class StoreStatistics implements RocksDBConfigSetter {
     // range filter to the table config natively (LodestoneOptions).
     final Cache coldCache = ColdRegime.ON ? ColdRegime.apply(options) : null;
     if (!"lodestone".equals(System.getProperty("stores")) && lodestoneJar()) {
-      options.setCompactionStyle(CompactionStyle.LEVEL);
-      options.setLevelCompactionDynamicLevelBytes(true);
+      // -Dcompaction=kafka keeps Kafka Streams' universal compaction, and
+      // -Dlodestone.options replaces the options string: what the switch
+      // to leveled and each feature cost and buy, one apart from another.
+      if (!"kafka".equals(System.getProperty("compaction"))) {
+        options.setCompactionStyle(CompactionStyle.LEVEL);
+        options.setLevelCompactionDynamicLevelBytes(true);
+      }
       try {
         Class.forName("org.rocksdb.LodestoneOptions")
             .getMethod("apply", Options.class, String.class)
-            .invoke(null, options, LodestoneStores.DEFAULT_OPTIONS);
+            .invoke(null, options,
+                System.getProperty("lodestone.options", optionsFor(storeName)));
       } catch (final ReflectiveOperationException e) {
         throw new IllegalStateException(e);
       }
@@ -64,6 +70,22 @@ public class StoreStatistics implements RocksDBConfigSetter {
     synchronized (StoreStatistics.class) {
       OPEN.put(options, new Open(storeName, statistics, coldCache));
     }
+  }
+
+  /**
+   * What docs/bindings.md tells users (its LodestoneConfigSetter): Lodestone's
+   * stores' options for key-value stores, the same without the location
+   * cache for the segments of window and session stores, one DB each
+   * (named {@code <store>.<segment start>}), hundreds in a run.
+   */
+  private static String optionsFor(final String storeName) {
+    final String cache = "location_cache=16M;";
+    if (!LodestoneStores.DEFAULT_OPTIONS.startsWith(cache)) {
+      throw new IllegalStateException("options changed: " + LodestoneStores.DEFAULT_OPTIONS);
+    }
+    return storeName.matches(".*\\.\\d+")
+        ? LodestoneStores.DEFAULT_OPTIONS.substring(cache.length())
+        : LodestoneStores.DEFAULT_OPTIONS;
   }
 
   @Override

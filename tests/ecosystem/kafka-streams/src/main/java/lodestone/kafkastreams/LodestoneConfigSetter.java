@@ -39,8 +39,21 @@ import org.rocksdb.Options;
  * sets leveled compaction, so one application runs on either jar.
  */
 public class LodestoneConfigSetter implements RocksDBConfigSetter {
+  /** The options of a key-value store. */
   public static final String LODESTONE_OPTIONS = "location_cache=16M;"
       + "min_tombstones_for_range_conversion=4;"
+      + "tombstone_density_trigger=0.3;"
+      + "block_based_table_factory={range_filter=craft;"
+      + "metadata_cache_options={partition_pinning=kAll}}";
+  /**
+   * The options of a segment of a window or session store: all but the
+   * location cache. Kafka Streams opens one DB per segment, hundreds in a
+   * run, and each would allocate and touch a location cache of its own,
+   * for fetches that mostly hit memtables and recent files; in the Kafka
+   * cluster benchmark that was most of what Lodestone's options cost
+   * Kafka Streams' own stores (docs/benchmarks.md).
+   */
+  public static final String SEGMENT_OPTIONS = "min_tombstones_for_range_conversion=4;"
       + "tombstone_density_trigger=0.3;"
       + "block_based_table_factory={range_filter=craft;"
       + "metadata_cache_options={partition_pinning=kAll}}";
@@ -53,7 +66,16 @@ public class LodestoneConfigSetter implements RocksDBConfigSetter {
     // Changes to the table config (options.tableFormatConfig(), then
     // setTableFormatConfig) go here, before the string: setTableFormatConfig
     // builds a new table factory, without the range filter the string adds.
-    applyLodestoneOptions(options, LODESTONE_OPTIONS);
+    applyLodestoneOptions(options, optionsFor(storeName));
+  }
+
+  /**
+   * {@link #SEGMENT_OPTIONS} for a segment of a window or session store
+   * (Kafka Streams names one {@code <store>.<segment start>}), else {@link
+   * #LODESTONE_OPTIONS}.
+   */
+  public static String optionsFor(final String storeName) {
+    return storeName.matches(".*\\.\\d+") ? SEGMENT_OPTIONS : LODESTONE_OPTIONS;
   }
 
   @Override

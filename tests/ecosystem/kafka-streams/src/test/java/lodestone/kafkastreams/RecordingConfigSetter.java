@@ -30,7 +30,7 @@ public class RecordingConfigSetter extends LodestoneConfigSetter {
       options.setLevel0SlowdownWritesTrigger(2000);
       options.setLevel0StopWritesTrigger(3000);
     }
-    APPLIED.put(storeName, applyLodestoneOptions(options, LODESTONE_OPTIONS));
+    APPLIED.put(storeName, applyLodestoneOptions(options, optionsFor(storeName)));
     final Statistics statistics = new Statistics();
     options.setStatistics(statistics);
     STATISTICS.put(storeName, statistics);
