@@ -125,12 +125,12 @@ TEST(CoveredEntryFilterTest, PassesExactlyTheUncoveredEntries) {
     ASSERT_EQ(Backward(&it), expected) << round;
 
     // Seeks to every key, and a step each way from where they land.
+    auto less = [&](const std::string& a, const std::string& b) {
+      return icmp.Compare(a, b) < 0;
+    };
     for (const Entry& target : entries) {
-      auto ge = std::lower_bound(
-          expected.begin(), expected.end(), target.internal_key,
-          [&](const std::string& a, const std::string& b) {
-            return icmp.Compare(a, b) < 0;
-          });
+      auto ge = std::lower_bound(expected.begin(), expected.end(),
+                                 target.internal_key, less);
       it.Seek(target.internal_key);
       ASSERT_EQ(it.Valid(), ge != expected.end());
       if (it.Valid()) {
@@ -141,11 +141,8 @@ TEST(CoveredEntryFilterTest, PassesExactlyTheUncoveredEntries) {
           ASSERT_EQ(it.key().ToString(), *(ge - 1));
         }
       }
-      auto le = std::upper_bound(
-          expected.begin(), expected.end(), target.internal_key,
-          [&](const std::string& a, const std::string& b) {
-            return icmp.Compare(a, b) < 0;
-          });
+      auto le = std::upper_bound(expected.begin(), expected.end(),
+                                 target.internal_key, less);
       it.SeekForPrev(target.internal_key);
       ASSERT_EQ(it.Valid(), le != expected.begin());
       if (it.Valid()) {

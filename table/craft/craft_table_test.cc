@@ -127,6 +127,15 @@ class CraftTableTest : public testing::Test {
     db->reset(raw);
   }
 
+  // A fresh DB at dir_/name holding `orders` keys in the even regions
+  // (FillRegions); ASSERT-fails (and leaves *db null) on error.
+  void OpenFilledRegions(const Options& options, const std::string& name,
+                         int orders, std::unique_ptr<DB>* db) {
+    OpenFresh(options, name, db);
+    ASSERT_NE(*db, nullptr);
+    FillRegions(db->get(), orders);
+  }
+
   // Keys k000000, k000020, ... k199980 (the even multiples of 10).
   static void PutEvenKeys(DB* db) {
     for (int i = 0; i < 20000; i += 2) {
@@ -1214,13 +1223,9 @@ TEST_F(CraftTableTest, RangeHashSkipsRangesJustPastStoredKeys) {
 // there and the filter is asked, and answers, on every such seek.
 TEST_F(CraftTableTest, EmptyRegionsOfAClusteredKeySpaceAreAnswered) {
   Options options = SeekTestOptions(16 * 1024);
-  const std::string dbname = dir_ + "/clustereddb";
   std::unique_ptr<DB> db;
-  OpenFresh(options, "clustereddb", &db);
-  ASSERT_NE(db, nullptr);
-  FillRegions(db.get(), 4000);
-  auto seek_region = [&](int region) { ExpectRegionSeek(db.get(), region); };
-  for (int q = 0; q < 1000; ++q) seek_region(2 * (q % 10) + 1);
+  ASSERT_NO_FATAL_FAILURE(OpenFilledRegions(options, "clustereddb", 4000, &db));
+  for (int q = 0; q < 1000; ++q) ExpectRegionSeek(db.get(), 2 * (q % 10) + 1);
   const uint64_t checked =
       options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
   const uint64_t empty = options.statistics->getTickerCount(CRAFT_FILTER_EMPTY);
@@ -1229,7 +1234,7 @@ TEST_F(CraftTableTest, EmptyRegionsOfAClusteredKeySpaceAreAnswered) {
   EXPECT_EQ(checked, 900u);
   EXPECT_EQ(empty, checked);
   db.reset();
-  ASSERT_OK(DestroyDB(dbname, options));
+  ASSERT_OK(DestroyDB(dir_ + "/clustereddb", options));
 }
 
 // Scans over regions that hold keys (ranges expected to hold some, not
@@ -1237,33 +1242,29 @@ TEST_F(CraftTableTest, EmptyRegionsOfAClusteredKeySpaceAreAnswered) {
 // those are all checked after any number of such scans, as before them.
 TEST_F(CraftTableTest, WideScansLeaveEmptyRangesChecked) {
   Options options = SeekTestOptions();
-  const std::string dbname = dir_ + "/widedb";
   std::unique_ptr<DB> db;
-  OpenFresh(options, "widedb", &db);
-  ASSERT_NE(db, nullptr);
   // 2,000 keys in each even region: each spans several partitions, so a
   // scan over one is expected to hold keys and is not asked.
-  FillRegions(db.get(), 20000);
-  auto seek_region = [&](int region) { ExpectRegionSeek(db.get(), region); };
+  ASSERT_NO_FATAL_FAILURE(OpenFilledRegions(options, "widedb", 20000, &db));
   auto checked = [&]() {
     return options.statistics->getTickerCount(CRAFT_FILTER_CHECKED);
   };
   // Regions 0..19 in turn: the empty ones are checked (but region 19, past
   // the table's last key, which the file's key range rules out).
-  for (int q = 0; q < 1000; ++q) seek_region(q % 20);
+  for (int q = 0; q < 1000; ++q) ExpectRegionSeek(db.get(), q % 20);
   const uint64_t interleaved = checked();
   EXPECT_EQ(interleaved, 450u);
   // A burst of scans over populated regions asks nothing...
-  for (int q = 0; q < 1000; ++q) seek_region(2 * (q % 10));
+  for (int q = 0; q < 1000; ++q) ExpectRegionSeek(db.get(), 2 * (q % 10));
   EXPECT_EQ(checked(), interleaved);
   // ...and leaves every query of an empty region checked. (Region 19 may
   // be asked too: while the table's seeks were mostly non-empty its L0
   // file is not behind a level iterator, whose key range rules it out.)
-  for (int q = 0; q < 1000; ++q) seek_region(2 * (q % 10) + 1);
+  for (int q = 0; q < 1000; ++q) ExpectRegionSeek(db.get(), 2 * (q % 10) + 1);
   EXPECT_GE(checked(), interleaved + 900u);
   EXPECT_EQ(options.statistics->getTickerCount(CRAFT_FILTER_EMPTY), checked());
   db.reset();
-  ASSERT_OK(DestroyDB(dbname, options));
+  ASSERT_OK(DestroyDB(dir_ + "/widedb", options));
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -3,34 +3,21 @@
 // delete key ranges) and survive an encode and a decode unchanged.
 
 #include "table/kiwi/tile_map.h"
+#include "table/kiwi/tile_map_test_blocks.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
-kiwi::TileBlock Unkeyed(uint64_t offset, uint64_t size) {
-  kiwi::TileBlock block;
-  block.handle = BlockHandle(offset, size);
-  return block;
-}
-
-kiwi::TileBlock Keyed(uint64_t offset, uint64_t size, std::string smallest,
-                      std::string largest, bool only_coverable_puts) {
-  kiwi::TileBlock block = Unkeyed(offset, size);
-  block.has_delete_keys = true;
-  block.smallest_delete_key = std::move(smallest);
-  block.largest_delete_key = std::move(largest);
-  block.only_coverable_puts = only_coverable_puts;
-  return block;
-}
-
 std::vector<std::string> Seeds() {
   std::vector<std::vector<kiwi::Tile>> maps(3);
-  maps[0].push_back({{Keyed(0, 4000, "2026-01-01", "2026-03-31", true),
-                      Keyed(4005, 4100, "2026-04-01", "2026-11-30", true),
-                      Unkeyed(8110, 300)}});
-  maps[0].push_back({{Keyed(8415, 4090, "2025-06-01", "2026-11-30", false)}});
+  maps[0].push_back(
+      {{kiwi::KeyedBlock(0, 4000, "2026-01-01", "2026-03-31", true),
+        kiwi::KeyedBlock(4005, 4100, "2026-04-01", "2026-11-30", true),
+        kiwi::UnkeyedBlock(8110, 300)}});
+  maps[0].push_back(
+      {{kiwi::KeyedBlock(8415, 4090, "2025-06-01", "2026-11-30", false)}});
   for (uint64_t t = 0; t < 40; ++t) {  // h = 4, timestamps as 8 bytes.
     kiwi::Tile tile;
     for (uint64_t b = 0; b < 4; ++b) {
@@ -38,7 +25,7 @@ std::vector<std::string> Seeds() {
       std::string lo(8, '\0'), hi(8, '\0');
       lo[7] = static_cast<char>(b * 60);
       hi[7] = static_cast<char>(b * 60 + 59);
-      tile.blocks.push_back(Keyed(offset, 16384, lo, hi, b != 3));
+      tile.blocks.push_back(kiwi::KeyedBlock(offset, 16384, lo, hi, b != 3));
     }
     maps[1].push_back(tile);
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "table/kiwi/tile_map_test_blocks.h"
 #include "test_util/testharness.h"
 #include "util/coding.h"
 
@@ -15,28 +16,12 @@ namespace kiwi {
 
 namespace {
 
-TileBlock Unkeyed(uint64_t offset, uint64_t size) {
-  TileBlock block;
-  block.handle = BlockHandle(offset, size);
-  return block;
-}
-
-TileBlock Keyed(uint64_t offset, uint64_t size, std::string smallest,
-                std::string largest, bool only_coverable_puts) {
-  TileBlock block = Unkeyed(offset, size);
-  block.has_delete_keys = true;
-  block.smallest_delete_key = std::move(smallest);
-  block.largest_delete_key = std::move(largest);
-  block.only_coverable_puts = only_coverable_puts;
-  return block;
-}
-
 // Two tiles: the first of two blocks (one droppable whole, one holding
 // something else as well), the second of one block without delete keys.
 std::vector<Tile> GoldenTiles() {
-  return {
-      Tile{{Keyed(0, 100, "a", "f", true), Keyed(105, 90, "g", "z", false)}},
-      Tile{{Unkeyed(200, 50)}}};
+  return {Tile{{KeyedBlock(0, 100, "a", "f", true),
+                KeyedBlock(105, 90, "g", "z", false)}},
+          Tile{{UnkeyedBlock(200, 50)}}};
 }
 
 // Written out by hand from FORMAT.md, not by the encoder.
@@ -86,7 +71,7 @@ TEST(TileMapTest, EmptyMap) {
   std::string encoded;
   EncodeTileMap({}, &encoded);
   EXPECT_EQ(Slice(encoded).ToString(true), "0100");
-  std::vector<Tile> decoded{Tile{{Unkeyed(0, 1)}}};
+  std::vector<Tile> decoded{Tile{{UnkeyedBlock(0, 1)}}};
   ASSERT_OK(Decode(encoded, &decoded));
   EXPECT_TRUE(decoded.empty());
 }

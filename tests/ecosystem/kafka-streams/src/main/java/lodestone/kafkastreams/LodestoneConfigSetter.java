@@ -39,12 +39,6 @@ import org.rocksdb.Options;
  * sets leveled compaction, so one application runs on either jar.
  */
 public class LodestoneConfigSetter implements RocksDBConfigSetter {
-  /** The options of a key-value store. */
-  public static final String LODESTONE_OPTIONS = "location_cache=16M;"
-      + "min_tombstones_for_range_conversion=4;"
-      + "tombstone_density_trigger=0.3;"
-      + "block_based_table_factory={range_filter=craft;"
-      + "metadata_cache_options={partition_pinning=kAll}}";
   /**
    * The options of a segment of a window or session store: all but the
    * location cache. Kafka Streams opens one DB per segment, hundreds in a
@@ -57,6 +51,8 @@ public class LodestoneConfigSetter implements RocksDBConfigSetter {
       + "tombstone_density_trigger=0.3;"
       + "block_based_table_factory={range_filter=craft;"
       + "metadata_cache_options={partition_pinning=kAll}}";
+  /** The options of a key-value store: the location cache, and the rest. */
+  public static final String LODESTONE_OPTIONS = "location_cache=16M;" + SEGMENT_OPTIONS;
 
   @Override
   public void setConfig(
