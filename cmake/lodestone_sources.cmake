@@ -57,11 +57,17 @@ set(LODESTONE_LIB_SOURCES
   table/craft/order_preserving_code.cc
   table/craft/range_hash.cc
   table/craft/rank_select.cc
-  # db/secondary_deletes: secondary range deletes (the delete key
-  # extractor, the tombstone set, the covered entry filter; no DB call uses
-  # them yet)
+  # db/secondary_deletes: secondary range deletes (the call, the delete key
+  # extractor, the tombstones in the version, the covered entry filter under
+  # reads and compactions: docs/kiwi.md)
+  db/secondary_deletes/compaction_secondary_deletes.cc
   db/secondary_deletes/covered_entry_filter.cc
+  db/secondary_deletes/covered_entries.cc
+  db/secondary_deletes/delete_by_delete_key_range.cc
   db/secondary_deletes/delete_key_extractor.cc
+  db/secondary_deletes/live_secondary_tombstones.cc
+  db/secondary_deletes/secondary_delete_property.cc
+  db/secondary_deletes/secondary_tombstone_records.cc
   db/secondary_deletes/secondary_tombstones.cc
   # table/kiwi: KiWi's delete tiles (the partition, the tile map, the tile
   # writer; the table builder and reader do not use them yet:

@@ -149,6 +149,10 @@ lodestone_gtest(secondary_deletes_test
   SOURCES ${LODESTONE_ROOT}/db/secondary_deletes/delete_key_extractor_test.cc
           ${LODESTONE_ROOT}/db/secondary_deletes/secondary_tombstones_test.cc
           ${LODESTONE_ROOT}/db/secondary_deletes/covered_entry_filter_test.cc)
+# db/secondary_deletes: DeleteByDeleteKeyRange in a DB (every read, compaction,
+# retirement, reopen, ingestion) and the MANIFEST record's bytes.
+lodestone_gtest(secondary_delete_db_test
+  SOURCES ${LODESTONE_ROOT}/db/secondary_deletes/secondary_delete_db_test.cc)
 
 # db/tombstone_runs: scan-time tombstone-run conversion.
 lodestone_gtest(tombstone_run_conversion_test

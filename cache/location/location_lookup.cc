@@ -6,6 +6,7 @@
 #include "cache/location/version_file_memo.h"
 #include "db/dbformat.h"
 #include "db/merge_context.h"
+#include "db/secondary_deletes/covered_entries.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
@@ -220,6 +221,16 @@ LocationCacheLookup::Outcome LocationCacheLookup::Serve(
         NewerRangeTombstoneMayCover(version_, binding_->instance_id(),
                                     read_options_, key_.user_key(),
                                     parsed.sequence)) {
+      uint64_t expected = observed_.head;
+      slot_->head.compare_exchange_strong(expected, 0,
+                                          std::memory_order_seq_cst);
+      outcome = Outcome::kStale;
+    }
+    // An entry a secondary range tombstone covers stays covered until a
+    // compaction drops it: the full search finds the key's older version.
+    if (outcome == Outcome::kHit &&
+        get_context_->covered_entries() != nullptr &&
+        get_context_->covered_entries()->Covers(parsed, biter.value())) {
       uint64_t expected = observed_.head;
       slot_->head.compare_exchange_strong(expected, 0,
                                           std::memory_order_seq_cst);

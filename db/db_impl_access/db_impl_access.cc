@@ -1,6 +1,9 @@
 #include "db/db_impl_access/db_impl_access.h"
 
 #include "db/db_impl/db_impl.h"
+#include "db/db_impl/db_impl_follower.h"
+#include "db/db_impl/db_impl_readonly.h"
+#include "db/db_impl/db_impl_secondary.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -13,6 +16,15 @@ DBImplAccess::WriteThreadEntry::WriteThreadEntry(DBImpl* db, bool try_enter)
       !db_->nonmem_write_thread_.TryEnterUnbatched(&nonmem_writer_)) {
     db_->write_thread_.ExitUnbatched(&writer_);  // A WAL-only writer waits.
     return;
+  }
+  entered_ = true;
+}
+
+DBImplAccess::WriteThreadEntry::WriteThreadEntry(DBImpl* db) : db_(db) {
+  InstrumentedMutexLock lock(&db_->mutex_);
+  db_->write_thread_.EnterUnbatched(&writer_, &db_->mutex_);
+  if (db_->two_write_queues_) {
+    db_->nonmem_write_thread_.EnterUnbatched(&nonmem_writer_, &db_->mutex_);
   }
   entered_ = true;
 }
@@ -68,6 +80,71 @@ Status DBImplAccess::FlushFromWriteThread(DBImpl* db, ColumnFamilyData* cfd,
   }
   return db->FlushMemTable(cfd, flush_options, FlushReason::kOthers,
                            /*entered_write_thread=*/true);
+}
+
+SequenceNumber DBImplAccess::TakeSequenceNumber(DBImpl* db) {
+  InstrumentedMutexLock lock(&db->mutex_);
+  db->WaitForPendingWrites();
+  const SequenceNumber taken = db->versions_->LastSequence() + 1;
+  db->versions_->SetLastAllocatedSequence(taken);
+  db->versions_->SetLastPublishedSequence(taken);
+  db->versions_->SetLastSequence(taken);
+  return taken;
+}
+
+bool DBImplAccess::MemtablesEmpty(DBImpl* db, ColumnFamilyData* cfd) {
+  InstrumentedMutexLock lock(&db->mutex_);
+  return cfd->mem()->IsEmpty() && cfd->imm()->NumNotFlushed() == 0;
+}
+
+uint64_t DBImplAccess::NewestImmutableMemTableId(DBImpl* db,
+                                                 ColumnFamilyData* cfd) {
+  InstrumentedMutexLock lock(&db->mutex_);
+  return cfd->imm()->NumNotFlushed() == 0
+             ? 0
+             : cfd->imm()->GetLatestMemTableID(/*for_atomic_flush=*/false);
+}
+
+Status DBImplAccess::WaitForFlush(DBImpl* db, ColumnFamilyData* cfd,
+                                  uint64_t memtable_id) {
+  if (memtable_id == 0) {
+    return Status::OK();
+  }
+  return db->WaitForFlushMemTable(cfd, &memtable_id);
+}
+
+Status DBImplAccess::ApplyEdit(DBImpl* db, ColumnFamilyData* cfd,
+                               VersionEdit* edit,
+                               Status (*precondition)(ColumnFamilyData* cfd,
+                                                      const void* arg),
+                               const void* arg) {
+  const ReadOptions read_options;
+  const WriteOptions write_options;
+  SuperVersionContext sv_context(/*create_superversion=*/true);
+  Status s;
+  {
+    InstrumentedMutexLock lock(&db->mutex_);
+    s = precondition(cfd, arg);
+    if (s.ok()) {
+      const MutableCFOptions mutable_cf_options =
+          *cfd->GetLatestMutableCFOptions();
+      s = db->versions_->LogAndApply(cfd, mutable_cf_options, read_options,
+                                     write_options, edit, &db->mutex_,
+                                     db->directories_.GetDbDir());
+      if (s.ok()) {
+        db->InstallSuperVersionAndScheduleWork(cfd, &sv_context,
+                                               mutable_cf_options);
+      }
+    }
+  }
+  sv_context.Clean();
+  return s;
+}
+
+bool DBImplAccess::Writable(DBImpl* db) {
+  return dynamic_cast<DBImplReadOnly*>(db) == nullptr &&
+         dynamic_cast<DBImplSecondary*>(db) == nullptr &&
+         dynamic_cast<DBImplFollower*>(db) == nullptr;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -5,11 +5,13 @@
 // Its users run outside any write: scan-time conversion inserts a range
 // tombstone for a reader (db/tombstone_runs/), and the delete-persistence
 // timer flushes for the periodic task thread (db/tombstone_compaction/).
-// Neither may wait for a writer, so the write thread is entered only through
-// WriteThreadEntry, which never blocks.
+// Neither may wait for a writer, so they enter the write thread only
+// through WriteThreadEntry's non-blocking form. DeleteByDeleteKeyRange
+// (db/secondary_deletes/) is a write of its own and waits like one.
 
 #pragma once
 
+#include "db/dbformat.h"
 #include "db/write_thread.h"
 #include "rocksdb/rocksdb_namespace.h"
 #include "rocksdb/status.h"
@@ -19,6 +21,7 @@ namespace ROCKSDB_NAMESPACE {
 class ColumnFamilyData;
 class DBImpl;
 class SeqnoToTimeMapping;
+class VersionEdit;
 
 class DBImplAccess {
  public:
@@ -31,6 +34,8 @@ class DBImplAccess {
    public:
     // Enters nothing unless `try_enter`.
     WriteThreadEntry(DBImpl* db, bool try_enter);
+    // Waits for the writers ahead, as a write does; always enters.
+    explicit WriteThreadEntry(DBImpl* db);
     ~WriteThreadEntry();
 
     WriteThreadEntry(const WriteThreadEntry&) = delete;
@@ -68,6 +73,37 @@ class DBImplAccess {
   // REQUIRES: an entered WriteThreadEntry; DB mutex not held.
   static Status FlushFromWriteThread(DBImpl* db, ColumnFamilyData* cfd,
                                      bool* all_column_families);
+
+  // Takes the next sequence number for a record that is not a write: no
+  // write gets it, every write before has a smaller one and every later
+  // write a larger one (as file ingestion takes its files' numbers).
+  // REQUIRES: an entered WriteThreadEntry; DB mutex not held.
+  static SequenceNumber TakeSequenceNumber(DBImpl* db);
+
+  // Whether `cfd`'s memtables, mutable and immutable, hold no entry.
+  // REQUIRES: DB mutex not held.
+  static bool MemtablesEmpty(DBImpl* db, ColumnFamilyData* cfd);
+
+  // The newest immutable memtable of `cfd`, 0 when none.
+  // REQUIRES: DB mutex not held.
+  static uint64_t NewestImmutableMemTableId(DBImpl* db, ColumnFamilyData* cfd);
+
+  // Waits until `cfd`'s immutable memtables up to `memtable_id` are flushed
+  // (or a background error, shutdown or dropped family stops the wait).
+  // REQUIRES: DB mutex not held.
+  static Status WaitForFlush(DBImpl* db, ColumnFamilyData* cfd,
+                             uint64_t memtable_id);
+
+  // Applies `edit` to `cfd` in the MANIFEST and installs the new version in
+  // a new SuperVersion, unless `precondition`, asked first under the DB
+  // mutex, refuses with a status it returns. REQUIRES: DB mutex not held.
+  static Status ApplyEdit(DBImpl* db, ColumnFamilyData* cfd, VersionEdit* edit,
+                          Status (*precondition)(ColumnFamilyData* cfd,
+                                                 const void* arg),
+                          const void* arg);
+
+  // Whether `db` writes: neither read-only, secondary nor follower.
+  static bool Writable(DBImpl* db);
 };
 
 }  // namespace ROCKSDB_NAMESPACE

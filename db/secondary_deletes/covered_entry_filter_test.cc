@@ -57,7 +57,8 @@ bool ModelCovered(const Entry& e,
                   const std::vector<SecondaryRangeTombstone>& tombstones) {
   ParsedInternalKey parsed;
   EXPECT_OK(ParseInternalKey(e.internal_key, &parsed, false));
-  if ((parsed.type != kTypeValue && parsed.type != kTypeValueInitial) ||
+  if ((parsed.type != kTypeValue && parsed.type != kTypeValueInitial &&
+       parsed.type != kTypeMerge) ||
       e.value.size() < 2) {
     return false;
   }

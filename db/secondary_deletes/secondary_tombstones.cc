@@ -20,10 +20,12 @@ Status Corrupt(const char* what) {
 void SecondaryRangeTombstone::EncodeTo(std::string* dst) const {
   assert(Slice(lo).compare(Slice(hi)) < 0);
   assert(seq > 0 && seq <= kMaxSequenceNumber);
+  assert(!extractor.empty());
   PutVarint32(dst, kRecordVersion);
   PutLengthPrefixedSlice(dst, lo);
   PutLengthPrefixedSlice(dst, hi);
   PutVarint64(dst, seq);
+  PutLengthPrefixedSlice(dst, extractor);
 }
 
 Status SecondaryRangeTombstone::DecodeFrom(Slice* input) {
@@ -34,9 +36,10 @@ Status SecondaryRangeTombstone::DecodeFrom(Slice* input) {
   if (version != kRecordVersion) {
     return Corrupt("unknown version");
   }
-  Slice lo_bytes, hi_bytes;
+  Slice lo_bytes, hi_bytes, extractor_bytes;
   if (!GetLengthPrefixedSlice(input, &lo_bytes) ||
-      !GetLengthPrefixedSlice(input, &hi_bytes) || !GetVarint64(input, &seq)) {
+      !GetLengthPrefixedSlice(input, &hi_bytes) || !GetVarint64(input, &seq) ||
+      !GetLengthPrefixedSlice(input, &extractor_bytes)) {
     return Corrupt("truncated field");
   }
   if (lo_bytes.compare(hi_bytes) >= 0) {
@@ -45,8 +48,12 @@ Status SecondaryRangeTombstone::DecodeFrom(Slice* input) {
   if (seq == 0 || seq > kMaxSequenceNumber) {
     return Corrupt("sequence number out of range");
   }
+  if (extractor_bytes.empty()) {
+    return Corrupt("no extractor");
+  }
   lo = lo_bytes.ToString();
   hi = hi_bytes.ToString();
+  extractor = extractor_bytes.ToString();
   return Status::OK();
 }
 

@@ -32,9 +32,15 @@ struct SecondaryRangeTombstone {
   std::string lo;          // Inclusive.
   std::string hi;          // Exclusive; above lo, bytewise.
   SequenceNumber seq = 0;  // Covers puts below it; never 0.
+  // The column family's delete key extractor when the tombstone was issued,
+  // as its options string ("{id=key_suffix;length=8}"): what the range
+  // means. A DB opens only with the same extractor while the tombstone is
+  // live. Never empty.
+  std::string extractor;
 
   bool operator==(const SecondaryRangeTombstone& other) const {
-    return lo == other.lo && hi == other.hi && seq == other.seq;
+    return lo == other.lo && hi == other.hi && seq == other.seq &&
+           extractor == other.extractor;
   }
 
   // The record's bytes (the MANIFEST record's payload), version 1:
@@ -42,11 +48,12 @@ struct SecondaryRangeTombstone {
   //   varint32 + bytes lo
   //   varint32 + bytes hi
   //   varint64 seq
-  // REQUIRES: lo < hi, 0 < seq <= kMaxSequenceNumber.
+  //   varint32 + bytes extractor
+  // REQUIRES: lo < hi, 0 < seq <= kMaxSequenceNumber, extractor not empty.
   void EncodeTo(std::string* dst) const;
   // Consumes one record from `*input`. Corruption for an unknown version,
-  // a truncated field, lo not below hi, or a sequence number of 0 or above
-  // kMaxSequenceNumber; `*this` is then unspecified.
+  // a truncated field, lo not below hi, a sequence number of 0 or above
+  // kMaxSequenceNumber, or an empty extractor; `*this` is then unspecified.
   Status DecodeFrom(Slice* input);
 };
 

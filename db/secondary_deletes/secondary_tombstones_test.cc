@@ -64,16 +64,20 @@ TEST(SecondaryRangeTombstoneTest, GoldenBytes) {
   t.lo = "2026-01";
   t.hi = "2026-04";
   t.seq = 300;
+  t.extractor = "id=key_suffix;length=7";
   std::string encoded;
   t.EncodeTo(&encoded);
-  // Written out by hand: version 1, "2026-01", "2026-04", 300 (ac 02).
+  // Written out by hand: version 1, "2026-01", "2026-04", 300 (ac 02),
+  // "id=key_suffix;length=7" (22 bytes).
   EXPECT_EQ(Slice(encoded).ToString(true),
             "01"
             "07"
             "323032362D3031"
             "07"
             "323032362D3034"
-            "AC02");
+            "AC02"
+            "16"
+            "69643D6B65795F7375666669783B6C656E6774683D37");
 
   Slice in(encoded);
   SecondaryRangeTombstone decoded;
@@ -88,30 +92,45 @@ TEST(SecondaryRangeTombstoneTest, RefusesWhatEncodeCannotWrite) {
       "02"
       "0161"
       "0162"
-      "05",  // version 2
+      "05"
+      "0178",  // version 2
       "01"
       "0161"
       "0162",  // no seq
       "01"
+      "0161"
       "0162"
-      "0161"
-      "05",  // lo above hi
-      "01"
-      "0161"
-      "0161"
-      "05",  // empty range
+      "05",  // no extractor
       "01"
       "0161"
       "0162"
-      "00",  // seq 0
+      "05"
+      "00",  // empty extractor
+      "01"
+      "0162"
+      "0161"
+      "05"
+      "0178",  // lo above hi
+      "01"
+      "0161"
+      "0161"
+      "05"
+      "0178",  // empty range
       "01"
       "0161"
       "0162"
-      "FFFFFFFFFFFFFFFF01",  // above kMaxSequenceNumber
+      "00"
+      "0178",  // seq 0
+      "01"
+      "0161"
+      "0162"
+      "FFFFFFFFFFFFFFFF01"
+      "0178",  // above kMaxSequenceNumber
       "01"
       "0561"
       "0162"
-      "05",  // lo longer than the input
+      "05"
+      "0178",  // lo longer than the input
   };
   for (const char* hex : bad) {
     std::string bytes = Bytes(hex);

@@ -16,6 +16,7 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class DeleteKeyExtractor;
 class LocationCache;
 
 struct LodestoneDBOptions {
@@ -35,7 +36,8 @@ struct LodestoneDBOptions {
   bool verify_initial_puts = false;
 };
 
-// All five are dynamically changeable through the SetOptions() API.
+// All but delete_key_extractor are dynamically changeable through the
+// SetOptions() API.
 struct LodestoneColumnFamilyOptions {
   // Scan-time conversion of tombstone runs: an iterator that steps over at
   // least this many consecutive point tombstones, contiguous in the whole LSM
@@ -77,6 +79,26 @@ struct LodestoneColumnFamilyOptions {
   // version's read options and outside the DB mutex; never opens a file.
   // Leveled compaction only. Default false: upstream's ranking.
   bool compaction_overlap_by_keys = false;
+
+  // Secondary range deletes (docs/kiwi.md): the delete key of each entry (a
+  // timestamp, a tenant: an attribute other than the user key), which
+  // DeleteByDeleteKeyRange (rocksdb/secondary_delete.h) deletes by. From an
+  // options string: "delete_key_extractor={id=key_suffix;length=8}" or
+  // "{id=value_prefix;length=8}" (rocksdb/delete_key_extractor.h). Not
+  // changeable by SetOptions: while the column family holds live secondary
+  // range tombstones (the DB property rocksdb.lodestone.secondary-deletes
+  // lists them), it opens only with the extractor they were issued under.
+  // Default: nullptr (no secondary range deletes)
+  std::shared_ptr<const DeleteKeyExtractor> delete_key_extractor = nullptr;
+
+  // KiWi delete tiles (h): tables written from now on group each run of this
+  // many data blocks into a tile whose blocks are ordered by delete key, so
+  // that a secondary range delete skips and drops whole blocks unread.
+  // Needs delete_key_extractor; 1 writes tables as stock does. Costs point
+  // lookups up to h data block probes per table. Range [1, 256]; anything
+  // else is refused (InvalidArgument at open and by SetOptions).
+  // Default: 1 (no tiles)
+  uint32_t delete_tile_blocks = 1;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

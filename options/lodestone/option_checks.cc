@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "rocksdb/comparator.h"
+#include "rocksdb/delete_key_extractor.h"
+
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
@@ -15,9 +18,56 @@ constexpr uint32_t kMaxTombstoneDensityWindow = uint32_t{1} << 20;
 // back before the Unix epoch, and deadlines add shares of it to Unix times.
 constexpr uint64_t kMaxDeletePersistenceThreshold = uint64_t{1} << 30;
 
+// The largest delete_tile_blocks: a tile map lists at most this many blocks
+// per tile (table/kiwi/tile_map.h).
+constexpr uint32_t kMaxDeleteTileBlocks = 256;
+
+Status CheckSecondaryDeleteOptions(const DBOptions& db_options,
+                                   const ColumnFamilyOptions& options) {
+  const uint32_t h = options.delete_tile_blocks;
+  if (h < 1 || h > kMaxDeleteTileBlocks) {
+    return Status::InvalidArgument("delete_tile_blocks must be in [1, " +
+                                   std::to_string(kMaxDeleteTileBlocks) +
+                                   "], not " + std::to_string(h));
+  }
+  if (options.delete_key_extractor == nullptr) {
+    if (h > 1) {
+      return Status::InvalidArgument(
+          "delete_tile_blocks > 1 needs a delete_key_extractor");
+    }
+    return Status::OK();
+  }
+  if (h > 1) {
+    return Status::InvalidArgument(
+        "delete_tile_blocks > 1: delete tiles are not built yet");
+  }
+  const char* conflict = nullptr;
+  if (options.comparator != nullptr &&
+      options.comparator->timestamp_size() > 0) {
+    conflict = "user-defined timestamps";
+  } else if (db_options.row_cache != nullptr) {
+    conflict = "a row cache";
+  } else if (options.experimental_mempurge_threshold > 0.0) {
+    conflict = "MemPurge (experimental_mempurge_threshold)";
+  } else if (db_options.allow_ingest_behind) {
+    // Files ingested behind sit at sequence number 0 below everything.
+    conflict = "allow_ingest_behind";
+  } else if (db_options.compaction_service != nullptr) {
+    // A remote compaction's outputs come back without the mark of the
+    // tombstones it applied.
+    conflict = "a compaction service (remote compaction)";
+  }
+  if (conflict != nullptr) {
+    return Status::InvalidArgument(
+        std::string("delete_key_extractor does not work with ") + conflict);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
-Status CheckLodestoneColumnFamilyOptions(const ColumnFamilyOptions& options) {
+Status CheckLodestoneColumnFamilyOptions(const DBOptions& db_options,
+                                         const ColumnFamilyOptions& options) {
   const double trigger = options.tombstone_density_trigger;
   // Written so that NaN fails too.
   if (!(trigger >= 0.0 && trigger <= 1.0)) {
@@ -37,7 +87,7 @@ Status CheckLodestoneColumnFamilyOptions(const ColumnFamilyOptions& options) {
         std::to_string(kMaxDeletePersistenceThreshold) + " seconds, not " +
         std::to_string(options.delete_persistence_threshold));
   }
-  return Status::OK();
+  return CheckSecondaryDeleteOptions(db_options, options);
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -14,6 +14,11 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-Status CheckLodestoneColumnFamilyOptions(const ColumnFamilyOptions& options);
+// Also refuses what secondary range deletes cannot work with: a delete key
+// extractor under user-defined timestamps, a row cache or MemPurge (each
+// would answer or rewrite without the tombstones), and delete tiles without
+// an extractor.
+Status CheckLodestoneColumnFamilyOptions(const DBOptions& db_options,
+                                         const ColumnFamilyOptions& options);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "rocksdb/delete_key_extractor.h"
 #include "rocksdb/location_cache.h"
 #include "util/string_util.h"
 
@@ -98,7 +99,59 @@ bool LocationCachesEqual(const ConfigOptions& /*opts*/, const std::string& name,
   *mismatch = name;
   return false;
 }
+using ExtractorPtr = std::shared_ptr<const DeleteKeyExtractor>;
+
+// One token whatever the caller's delimiter: an OPTIONS file writes one
+// option per line, and the knobs stay inside the braces.
+std::string SerializeExtractor(const ConfigOptions& opts,
+                               const ExtractorPtr& extractor) {
+  if (extractor == nullptr) {
+    return std::string();
+  }
+  ConfigOptions embedded = opts;
+  embedded.delimiter = ";";
+  return extractor->ToString(embedded);
+}
+
+Status ParseDeleteKeyExtractor(const ConfigOptions& opts,
+                               const std::string& /*name*/,
+                               const std::string& value, void* addr) {
+  return DeleteKeyExtractor::CreateFromString(opts, value,
+                                              static_cast<ExtractorPtr*>(addr));
+}
+
+Status SerializeDeleteKeyExtractor(const ConfigOptions& opts,
+                                   const std::string& /*name*/,
+                                   const void* addr, std::string* value) {
+  *value = SerializeExtractor(opts, *static_cast<const ExtractorPtr*>(addr));
+  return Status::OK();
+}
+
+bool DeleteKeyExtractorsEqual(const ConfigOptions& opts,
+                              const std::string& name, const void* addr1,
+                              const void* addr2, std::string* mismatch) {
+  if (SerializeExtractor(opts, *static_cast<const ExtractorPtr*>(addr1)) ==
+      SerializeExtractor(opts, *static_cast<const ExtractorPtr*>(addr2))) {
+    return true;
+  }
+  *mismatch = name;
+  return false;
+}
 }  // namespace
+
+OptionTypeInfo DeleteKeyExtractorOptionTypeInfo(int offset) {
+  OptionTypeInfo info(offset, OptionType::kUnknown,
+                      OptionVerificationType::kNormal,
+                      OptionTypeFlags::kAllowNull);
+  info.SetParseFunc(ParseDeleteKeyExtractor)
+      .SetSerializeFunc(SerializeDeleteKeyExtractor)
+      .SetEqualsFunc(DeleteKeyExtractorsEqual);
+  return info;
+}
+
+std::string DescribeDeleteKeyExtractor(const DeleteKeyExtractor* extractor) {
+  return extractor == nullptr ? "None" : extractor->ToString(ConfigOptions());
+}
 
 OptionTypeInfo LocationCacheOptionTypeInfo(int offset) {
   OptionTypeInfo info(offset, OptionType::kUnknown,

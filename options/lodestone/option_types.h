@@ -9,6 +9,7 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class DeleteKeyExtractor;
 class LocationCache;
 
 // DBOptions::location_cache: parsed by LocationCache::CreateFromString,
@@ -18,6 +19,14 @@ OptionTypeInfo LocationCacheOptionTypeInfo(int offset);
 // One line for the options dump in the LOG: the configuration and the
 // descriptor array's size.
 std::string DescribeLocationCache(const LocationCache* cache);
+
+// ColumnFamilyOptions::delete_key_extractor: parsed by
+// DeleteKeyExtractor::CreateFromString, serialized by its ToString (nothing
+// when unset, which leaves the option out), compared by configuration.
+OptionTypeInfo DeleteKeyExtractorOptionTypeInfo(int offset);
+
+// For the options dump: the configuration, or "None".
+std::string DescribeDeleteKeyExtractor(const DeleteKeyExtractor* extractor);
 
 // Plain Lodestone options that stay out of serialized options (OPTIONS
 // files, GetString*Options) while they hold their default: with every

@@ -42,6 +42,10 @@ enum class PlantedBug : uint32_t {
   // family a Get can be served an older version from an older table.
   // Planted by the differential harness (one family cannot show it).
   kLocationCacheFlushInvalidatesDefaultFamily = 5,
+  // db/secondary_deletes/compaction_secondary_deletes.cc: compactions zero
+  // the sequence numbers of puts written after a live secondary range
+  // tombstone, which then covers them as if written before it.
+  kSecondaryDeleteZeroesNewerPuts = 6,
 };
 
 #ifndef NDEBUG

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <random>
 
+#include "rocksdb/delete_key_extractor.h"
 #include "rocksdb/env.h"
+#include "rocksdb/secondary_delete.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "utilities/merge_operators.h"
@@ -40,7 +42,7 @@ std::string FormatValue(const Status& s, const std::string& value) {
 }  // namespace
 
 DbUnderTest::DbUnderTest(const OptionSet& set, std::string path,
-                         int num_column_families)
+                         int num_column_families, bool secondary_deletes)
     : set_(set),
       path_(std::move(path)),
       num_column_families_(num_column_families) {
@@ -56,6 +58,11 @@ DbUnderTest::DbUnderTest(const OptionSet& set, std::string path,
   options_.max_background_jobs = 2;
   options_.merge_operator = MergeOperators::CreateStringAppendOperator(',');
   options_.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
+  if (secondary_deletes) {
+    options_.delete_key_extractor =
+        ROCKSDB_NAMESPACE::NewKeySuffixDeleteKeyExtractor(
+            kSecondaryDeleteKeyLength);
+  }
   if (set_.apply) set_.apply(&options_);
 }
 
@@ -188,6 +195,13 @@ uint64_t DbUnderTest::OverlapsCountedByKeys() const {
   return Ticker(ROCKSDB_NAMESPACE::COMPACTION_OVERLAP_BY_KEYS_FROM_FILTER);
 }
 
+uint64_t DbUnderTest::SecondaryDeleteEntriesSkipped() const {
+  return Ticker(ROCKSDB_NAMESPACE::SECONDARY_DELETE_ENTRIES_HIDDEN) +
+         Ticker(ROCKSDB_NAMESPACE::SECONDARY_DELETE_ENTRIES_DROPPED) +
+         Ticker(ROCKSDB_NAMESPACE::SECONDARY_DELETE_BLOCKS_SKIPPED) +
+         Ticker(ROCKSDB_NAMESPACE::SECONDARY_DELETE_BLOCKS_DROPPED_FULL);
+}
+
 uint64_t DbUnderTest::TombstoneCompactions() const {
   return Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DENSITY_PICKS) +
          Ticker(ROCKSDB_NAMESPACE::COMPACTION_TOMBSTONE_DEADLINE_PICKS);
@@ -248,6 +262,9 @@ Status DbUnderTest::Apply(const Op& op) {
       return CompactOneFile(op.cf, op.pick);
     case OpKind::kIngest:
       return Ingest(op);
+    case OpKind::kSecondaryDelete:
+      return ROCKSDB_NAMESPACE::DeleteByDeleteKeyRange(db_.get(), cf, op.key,
+                                                       op.key2);
     case OpKind::kReopen: {
       std::unique_lock<std::shared_mutex> l(db_mu_);
       Close();

@@ -25,9 +25,10 @@ namespace lodestone_test {
 class DbUnderTest {
  public:
   // The DB has `num_column_families` column families ("default", "cf1",
-  // ...), every one under the set's options.
+  // ...), every one under the set's options; with `secondary_deletes`, each
+  // with the delete key extractor of the op stream's secondary deletes.
   DbUnderTest(const OptionSet& set, std::string path,
-              int num_column_families = 1);
+              int num_column_families = 1, bool secondary_deletes = false);
   // Stops the writer and closes the DB.
   ~DbUnderTest();
 
@@ -74,6 +75,9 @@ class DbUnderTest {
   uint64_t TombstoneCompactions() const;
   // Straddling next-level files a compaction ranking counted by their keys.
   uint64_t OverlapsCountedByKeys() const;
+  // Covered puts reads stepped over and compactions dropped, and covered
+  // blocks skipped or dropped whole.
+  uint64_t SecondaryDeleteEntriesSkipped() const;
 
  private:
   // A ticker of the DB's statistics (0 without statistics).

@@ -103,6 +103,9 @@ void ApplyToModel(Model* model, const Op& op,
                      ModelKey(op.cf, entry_key), value);
       }
       break;
+    case OpKind::kSecondaryDelete:
+      model->SecondaryDelete(ModelKey(op.cf, ""), op.key, op.key2);
+      break;
     case OpKind::kSnapshot:
       (*snapshots)[op.snapshot] = static_cast<int64_t>(model->LastSequence());
       break;
@@ -143,13 +146,16 @@ RunResult RunOps(const std::vector<Op>& ops,
     return result;
   }
   int num_column_families = 1;
+  bool secondary_deletes = false;
   for (const Op& op : ops) {
     num_column_families = std::max(num_column_families, op.cf + 1);
+    secondary_deletes |= op.kind == OpKind::kSecondaryDelete;
   }
   std::vector<std::unique_ptr<DbUnderTest>> dbs;
   for (size_t i = 0; i < option_sets.size(); ++i) {
-    dbs.emplace_back(new DbUnderTest(
-        option_sets[i], dir + "/db" + std::to_string(i), num_column_families));
+    dbs.emplace_back(new DbUnderTest(option_sets[i],
+                                     dir + "/db" + std::to_string(i),
+                                     num_column_families, secondary_deletes));
     Status s = dbs.back()->Open(/*destroy=*/true);
     if (!s.ok()) {
       result.error = option_sets[i].name + ": open: " + s.ToString();
@@ -201,6 +207,8 @@ RunResult RunOps(const std::vector<Op>& ops,
     result.location_cache_hits[db->name()] = db->LocationCacheHits();
     result.craft_empty_answers[db->name()] = db->CraftEmptyAnswers();
     result.overlaps_counted_by_keys[db->name()] = db->OverlapsCountedByKeys();
+    result.secondary_deletes_skipped[db->name()] =
+        db->SecondaryDeleteEntriesSkipped();
     db->Destroy();
   }
   return result;
@@ -252,10 +260,17 @@ RunResult RunSeed(const GeneratorOptions& generator,
     sets += (sets.empty() ? "" : ",") + set.name;
   const std::vector<Op> shrunk = MinimizeOps(ops, option_sets, dir);
   std::ostringstream report;
+  // Every line of the report but the ops is a comment, so that the file
+  // replays as it is.
+  std::string why = result.diverged
+                        ? "diverged at " + result.divergence.ToString()
+                        : "failed: " + result.error;
+  for (size_t nl = why.find('\n'); nl != std::string::npos;
+       nl = why.find('\n', nl + 1)) {
+    why.insert(nl + 1, "# ");
+  }
   report << "# differential: seed " << generator.seed << ", " << ops.size()
-         << " ops, option sets " << sets << "\n# "
-         << (result.diverged ? "diverged at " + result.divergence.ToString()
-                             : "failed: " + result.error)
+         << " ops, option sets " << sets << "\n# " << why
          << "\n# minimal op log (" << shrunk.size()
          << " ops); replay with: differential_test --replay <this file> --sets "
          << sets << "\n";

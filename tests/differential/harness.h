@@ -33,6 +33,9 @@ struct OptionSet {
   // acknowledged one must still be there unless a later DeleteRange of the
   // op stream covers it.
   bool concurrent_writer = false;
+  // Put secondary deletes (DeleteByDeleteKeyRange) in the op mix; every DB
+  // of a run that has them gets the delete key extractor.
+  bool secondary_deletes = false;
   // Point reads go through a Get of the same key first, so that the
   // compared read can be answered from what that Get remembered (location
   // cache). A Get whose two answers differ reports both: a divergence.
@@ -63,6 +66,9 @@ struct RunResult {
   std::map<std::string, uint64_t> craft_empty_answers;
   // Per option set: straddling files compaction rankings counted by keys.
   std::map<std::string, uint64_t> overlaps_counted_by_keys;
+  // Per option set: covered puts (or blocks) its reads and compactions
+  // skipped for secondary deletes.
+  std::map<std::string, uint64_t> secondary_deletes_skipped;
   bool diverged = false;
   Divergence divergence;
   std::string error;  // A failed write or open: also a failure.

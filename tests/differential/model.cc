@@ -13,6 +13,27 @@ uint64_t Model::DeleteRange(const std::string& begin, const std::string& end) {
   return last_seq_;
 }
 
+uint64_t Model::SecondaryDelete(const std::string& prefix,
+                                const std::string& lo, const std::string& hi) {
+  secondary_tombstones_.push_back({prefix, lo, hi, ++last_seq_});
+  return last_seq_;
+}
+
+bool Model::SecondaryCovered(const std::string& key, uint64_t seq) const {
+  const size_t n = kSecondaryDeleteKeyLength;
+  if (key.size() < n) {
+    return false;
+  }
+  const std::string d = key.substr(key.size() - n);
+  for (const SecondaryTombstone& t : secondary_tombstones_) {
+    if (seq < t.seq && key.compare(0, t.prefix.size(), t.prefix) == 0 &&
+        t.lo <= d && d < t.hi) {
+      return true;
+    }
+  }
+  return false;
+}
+
 uint64_t Model::CoveringTombstone(const std::string& key, uint64_t seq) const {
   uint64_t newest = 0;
   for (const RangeTombstone& t : range_tombstones_) {
@@ -45,6 +66,11 @@ std::optional<std::string> Model::Get(const std::string& key,
       }
       if (v->seq < tombstone) {
         break;  // Everything from here down is range-deleted.
+      }
+      if (v->kind != WriteKind::kDelete &&
+          v->kind != WriteKind::kSingleDelete &&
+          SecondaryCovered(key, v->seq)) {
+        continue;  // As if never written: older versions decide.
       }
       if (v->kind == WriteKind::kMerge) {
         operands.push_back(v->value);

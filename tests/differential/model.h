@@ -15,6 +15,10 @@ namespace lodestone_test {
 
 enum class WriteKind { kPut, kPutInitial, kMerge, kDelete, kSingleDelete };
 
+// The delete key of every DB of a run with secondary deletes: the user
+// key's last this many bytes (key_suffix).
+constexpr size_t kSecondaryDeleteKeyLength = 2;
+
 class Model {
  public:
   using KV = std::pair<std::string, std::string>;
@@ -23,6 +27,13 @@ class Model {
   uint64_t Write(WriteKind kind, const std::string& key,
                  const std::string& value);
   uint64_t DeleteRange(const std::string& begin, const std::string& end);
+  // DeleteByDeleteKeyRange over the keys starting with `prefix` (a column
+  // family's), the delete key being a key's last kSecondaryDeleteKeyLength
+  // bytes: every Put, PutInitial and Merge written so far whose delete key
+  // lies in [lo, hi) is as if never written, for reads at any sequence
+  // number.
+  uint64_t SecondaryDelete(const std::string& prefix, const std::string& lo,
+                           const std::string& hi);
 
   // The newest sequence number written (0 before any write).
   uint64_t LastSequence() const { return last_seq_; }
@@ -50,13 +61,22 @@ class Model {
     std::string end;
     uint64_t seq;
   };
+  struct SecondaryTombstone {
+    std::string prefix;
+    std::string lo;
+    std::string hi;
+    uint64_t seq;
+  };
 
   // Newest range tombstone covering `key` visible at `seq`; 0 if none.
   uint64_t CoveringTombstone(const std::string& key, uint64_t seq) const;
+  // Whether a secondary delete covers a put of `key` written at `seq`.
+  bool SecondaryCovered(const std::string& key, uint64_t seq) const;
 
   uint64_t last_seq_ = 0;
   std::map<std::string, std::vector<Version>> versions_;  // Oldest first.
   std::vector<RangeTombstone> range_tombstones_;
+  std::vector<SecondaryTombstone> secondary_tombstones_;
 };
 
 }  // namespace lodestone_test

@@ -15,7 +15,7 @@ struct KindName {
   const char* name;
 };
 
-constexpr std::array<KindName, 17> kKindNames = {{
+constexpr std::array<KindName, 18> kKindNames = {{
     {OpKind::kPut, "put"},
     {OpKind::kPutInitial, "put_initial"},
     {OpKind::kMerge, "merge"},
@@ -31,6 +31,7 @@ constexpr std::array<KindName, 17> kKindNames = {{
     {OpKind::kCompactRange, "compact_range"},
     {OpKind::kCompactFile, "compact_file"},
     {OpKind::kIngest, "ingest"},
+    {OpKind::kSecondaryDelete, "secondary_delete"},
     {OpKind::kReopen, "reopen"},
     {OpKind::kCrashReopen, "crash_reopen"},
 }};
@@ -125,11 +126,12 @@ class Generator {
       snapshot_live_.fill(false);
       return true;
     }
-    const std::array<int, 15> weights = {
+    // In OpKind's order.
+    const std::array<int, 16> weights = {
         m.put,           m.put_initial,  m.merge,   m.del,
         m.single_delete, m.delete_range, m.get,     m.multi_get,
         m.scan,          m.snapshot,     m.release, m.flush,
-        m.compact_range, m.compact_file, m.ingest};
+        m.compact_range, m.compact_file, m.ingest,  m.secondary_delete};
     int total = 0;
     for (int w : weights) total += w;
     int r = static_cast<int>(Uniform(total));
@@ -247,6 +249,22 @@ class Generator {
           model_.Write(del ? WriteKind::kDelete : WriteKind::kPut,
                        ModelKey(cf, key), value);
         }
+        return true;
+      }
+      case OpKind::kSecondaryDelete: {
+        // A run of one to ten delete keys ("00".."99", "9:" past them).
+        auto delete_key = [](int n) {
+          if (n >= 100) {
+            return std::string("9:");
+          }
+          return std::string{static_cast<char>('0' + n / 10),
+                             static_cast<char>('0' + n % 10)};
+        };
+        const int lo = static_cast<int>(Uniform(100));
+        op->key = delete_key(lo);
+        op->key2 =
+            delete_key(std::min(100, lo + 1 + static_cast<int>(Uniform(10))));
+        model_.SecondaryDelete(ModelKey(cf, ""), op->key, op->key2);
         return true;
       }
       case OpKind::kReopen:

@@ -31,6 +31,10 @@ enum class OpKind {
   kCompactRange,
   kCompactFile,
   kIngest,  // An external SST file of a few Puts and Deletes.
+  // DeleteByDeleteKeyRange(key, key2): the delete key is a key's last two
+  // characters (kSecondaryDeleteKeyLength), "00".."99" for the op stream's
+  // keys; key2 may be "9:", past every one.
+  kSecondaryDelete,
   kReopen,
   // Reopen from what a crash leaves: the files as they stand (the WAL
   // unflushed into tables), taken with background work paused.
@@ -38,6 +42,7 @@ enum class OpKind {
 };
 
 constexpr int kSnapshotSlots = 4;
+
 constexpr int kMaxColumnFamilies = 8;
 
 struct Op {
@@ -93,6 +98,7 @@ struct OpMix {
   int compact_range = 1;
   int compact_file = 1;
   int ingest = 1;
+  int secondary_delete = 0;  // Off unless a set asks for it.
   int reopen = 1;        // Per mille of ops, not a weight (reopens are slow).
   int crash_reopen = 2;  // Per mille too.
 };

@@ -176,6 +176,34 @@ std::map<std::string, OptionSet> Registry() {
   location_concurrent.warm_point_reads = true;
   add(location_concurrent);
 
+  // Secondary range deletes (the delete key: a key's last two bytes) with
+  // aggressive compaction, so that covered puts are hidden from reads in
+  // every level and dropped by compactions, and tombstones retire.
+  OptionSet secondary{"secondary_deletes", [](Options* o) {
+                        o->level0_file_num_compaction_trigger = 1;
+                      }};
+  secondary.secondary_deletes = true;
+  add(secondary);
+  // The same beside every other feature's reads and compactions.
+  OptionSet secondary_all{
+      "secondary_deletes_all_features", [](Options* o) {
+        o->verify_initial_puts = true;
+        o->min_tombstones_for_range_conversion = 3;
+        o->tombstone_density_trigger = 0.5;
+        o->location_cache =
+            ROCKSDB_NAMESPACE::LocationCache::Create({/*capacity=*/64 << 10});
+        BlockBasedTableOptions table;
+        table.range_filter = Craft(/*partition_size=*/256,
+                                   /*real_suffix_bits=*/8,
+                                   /*range_hash_bits=*/0);
+        o->table_factory.reset(NewBlockBasedTableFactory(table));
+      }};
+  secondary_all.secondary_deletes = true;
+  secondary_all.initial_puts = true;
+  secondary_all.tombstone_runs = true;
+  secondary_all.warm_point_reads = true;
+  add(secondary_all);
+
   // Everything at once: initial puts, CRaFT and conversion.
   OptionSet all{"all_features", [](Options* o) {
                   o->verify_initial_puts = true;
@@ -233,6 +261,9 @@ OpMix MixFor(const std::vector<OptionSet>& sets) {
     if (set.tombstone_runs) {
       mix.del = std::max(mix.del, 20);
       mix.delete_range = 3;
+    }
+    if (set.secondary_deletes) {
+      mix.secondary_delete = 2;
     }
   }
   return mix;

@@ -35,10 +35,13 @@ DECLARE_uint32(tombstone_density_window);
 DECLARE_bool(compaction_overlap_by_keys);
 DECLARE_uint64(delete_persistence_threshold);
 DECLARE_bool(verify_initial_puts);
+DECLARE_uint32(delete_tile_blocks);
 // Operations.
 DECLARE_int32(put_initial_one_in);
 DECLARE_int32(put_initial_violation_one_in);
 DECLARE_int32(lodestone_short_bounds_one_in);
+DECLARE_int32(secondary_delete_one_in);
+DECLARE_int32(secondary_delete_width);
 // Reporting and testing the tests.
 DECLARE_uint32(lodestone_report_interval_sec);
 DECLARE_string(lodestone_plant_bug);
@@ -111,6 +114,19 @@ class ShortBounds {
   Slice lower_slice_;
   Slice upper_slice_;
 };
+
+// Secondary range deletes (patch 0049): with probability
+// 1/--secondary_delete_one_in, deletes from column family `cf` every key
+// whose last byte (the delete key: key_suffix of length 1, which
+// ApplyOptions configures) lies in a random run of
+// --secondary_delete_width byte values. Holds every key lock of the family
+// across the call, marks the covered keys pending delete in the expected
+// state, retries a call that injected faults failed (its MANIFEST record
+// may be durable all the same) and commits; leaves them pending when the
+// outcome stays unknown. Non-batched test only, where the expected state
+// survives a crash in place (ValidateAndSanitize checks).
+void MaybeSecondaryDelete(ThreadState* thread, DB* db, ColumnFamilyHandle* cfh,
+                          int cf);
 
 // Prints the per-feature activity lines now (also printed every
 // --lodestone_report_interval_sec seconds and at exit).

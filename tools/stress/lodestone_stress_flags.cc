@@ -55,6 +55,11 @@ DEFINE_bool(verify_initial_puts, false,
             "Lodestone: DBOptions::verify_initial_puts (refuse a PutInitial "
             "over a visible value).");
 
+DEFINE_uint32(delete_tile_blocks, 1,
+              "Lodestone: ColumnFamilyOptions::delete_tile_blocks (KiWi "
+              "delete tiles of h data blocks; 1: none). Needs "
+              "--secondary_delete_one_in (which sets the extractor).");
+
 DEFINE_int32(put_initial_one_in, 0,
              "Lodestone: 1 in N plain puts of a key that the expected state "
              "proves has no visible value are written with PutInitial "
@@ -71,6 +76,17 @@ DEFINE_int32(lodestone_short_bounds_one_in, 0,
              "Lodestone: 1 in N iterators get a lower and an upper bound a "
              "few keys apart (CRaFT filters answer bounded seeks; scans "
              "end on short runs). 0: never.");
+
+DEFINE_int32(secondary_delete_one_in, 0,
+             "Lodestone: 1 in N ops deletes, with DeleteByDeleteKeyRange, "
+             "every key of a column family whose last byte lies in a random "
+             "run of --secondary_delete_width byte values (the delete key "
+             "extractor becomes key_suffix of length 1). Non-batched test, "
+             "without WAL loss or user timestamps. 0: never.");
+
+DEFINE_int32(secondary_delete_width, 2,
+             "Lodestone: byte values one secondary range delete covers "
+             "(1 to 256).");
 
 DEFINE_uint32(lodestone_report_interval_sec, 0,
               "Lodestone: print the per-feature activity lines every N "

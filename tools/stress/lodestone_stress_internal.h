@@ -23,6 +23,11 @@ struct OpCounters {
   std::atomic<uint64_t> probes_refused{0};      // ... refused as they must be
   std::atomic<uint64_t> probes_inconclusive{0};  // ... injected I/O error
   std::atomic<uint64_t> short_bounds{0};         // iterators with short bounds
+  std::atomic<uint64_t> secondary_deletes{0};    // DeleteByDeleteKeyRange calls
+                                                 // that succeeded
+  std::atomic<uint64_t> secondary_delete_keys{0};     // ... keys they covered
+  std::atomic<uint64_t> secondary_delete_retries{0};  // ... calls retried
+  std::atomic<uint64_t> secondary_delete_unknown{0};  // ... left pending
 };
 OpCounters& Counters();
 

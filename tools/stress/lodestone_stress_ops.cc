@@ -1,16 +1,21 @@
 // Lodestone's db_stress operations: PutInitial where the expected state
-// proves the contract, contract violation probes, short iterator bounds
-// (docs/stress.md).
+// proves the contract, contract violation probes, short iterator bounds,
+// secondary range deletes (docs/stress.md).
 
 #ifdef GFLAGS
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <iterator>
+#include <memory>
+#include <thread>
+#include <vector>
 
 #include "db_stress_tool/db_stress_common.h"
 #include "db_stress_tool/db_stress_shared_state.h"
 #include "db_stress_tool/expected_value.h"
+#include "rocksdb/secondary_delete.h"
 #include "tools/stress/lodestone_stress.h"
 #include "tools/stress/lodestone_stress_internal.h"
 
@@ -213,6 +218,84 @@ bool ShortBounds::MaybeApplyAlways(int64_t lower, int64_t upper,
   ro->iterate_upper_bound = &upper_slice_;
   Counters().short_bounds.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+void MaybeSecondaryDelete(ThreadState* thread, DB* db, ColumnFamilyHandle* cfh,
+                          int cf) {
+  if (FLAGS_secondary_delete_one_in <= 0 ||
+      !thread->rand.OneIn(FLAGS_secondary_delete_one_in)) {
+    return;
+  }
+  SharedState* shared = thread->shared;
+  const int64_t max_key = shared->GetMaxKey();
+  // Delete keys are one byte: [lo, hi) over byte values, hi past 0xff
+  // written as "\xff\x00" (above every one-byte key, bytewise).
+  const int lo = static_cast<int>(thread->rand.Uniform(256));
+  const int hi = std::min(256, lo + FLAGS_secondary_delete_width);
+  const std::string lo_key(1, static_cast<char>(lo));
+  const std::string hi_key = hi < 256 ? std::string(1, static_cast<char>(hi))
+                                      : std::string("\xff\x00", 2);
+  // Every key lock of the family, in key order as every op takes them, so
+  // that no write of a covered key races the call.
+  std::vector<std::unique_ptr<MutexLock>> locks;
+  port::Mutex* last = nullptr;
+  for (int64_t k = 0; k < max_key; ++k) {
+    port::Mutex* m = shared->GetMutexForKey(cf, k);
+    if (m != last) {
+      locks.emplace_back(new MutexLock(m));
+      last = m;
+    }
+  }
+  std::vector<PendingExpectedValue> pending;
+  for (int64_t k = 0; k < max_key; ++k) {
+    const std::string key = Key(k);
+    const int d = static_cast<unsigned char>(key.back());
+    if (d >= lo && d < hi) {
+      pending.push_back(shared->PrepareDelete(cf, k));
+    }
+  }
+  OpCounters& counters = Counters();
+  Status s;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    s = DeleteByDeleteKeyRange(db, cfh, lo_key, hi_key);
+    if (!ExplainedByFaults(s) ||
+        s.severity() >= Status::Severity::kFatalError) {
+      break;
+    }
+    // An injected error: the DB recovers, and the record may be durable
+    // already; the call is idempotent under the locks.
+    counters.secondary_delete_retries.fetch_add(1, std::memory_order_relaxed);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (s.ok()) {
+    for (PendingExpectedValue& p : pending) {
+      p.Commit();
+    }
+    counters.secondary_deletes.fetch_add(1, std::memory_order_relaxed);
+    counters.secondary_delete_keys.fetch_add(pending.size(),
+                                             std::memory_order_relaxed);
+    return;
+  }
+  if (s.IsTryAgain()) {
+    // Writes were stopped, so the call could not flush: nothing happened.
+    for (PendingExpectedValue& p : pending) {
+      p.Rollback();
+    }
+    return;
+  }
+  if (ExplainedByFaults(s)) {
+    // Durable or not, no one can say: the keys may or may not be deleted.
+    for (PendingExpectedValue& p : pending) {
+      p.PermitUnclosedPendingState();
+    }
+    counters.secondary_delete_unknown.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  for (PendingExpectedValue& p : pending) {
+    p.Rollback();
+  }
+  Fail(thread, "DeleteByDeleteKeyRange in column family " + std::to_string(cf) +
+                   " failed: " + s.ToString());
 }
 
 }  // namespace lodestone_stress

@@ -10,6 +10,7 @@
 
 #include "db_stress_tool/db_stress_common.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/delete_key_extractor.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/table.h"
 #include "table/craft/craft_range_filter_policy.h"
@@ -110,6 +111,43 @@ void ValidateAndSanitize() {
             "--verify_initial_puts; ignored\n");
     FLAGS_put_initial_violation_one_in = 0;
   }
+  if (FLAGS_secondary_delete_one_in < 0 || FLAGS_secondary_delete_width < 1 ||
+      FLAGS_secondary_delete_width > 256) {
+    BadFlag(
+        "--secondary_delete_one_in must not be negative, "
+        "--secondary_delete_width must be in [1, 256]");
+  }
+  if (FLAGS_secondary_delete_one_in > 0) {
+    // The expected state must know every covered key deleted: only the
+    // non-batched test has one, and a crash must leave it in place (with
+    // WAL loss db_stress rebuilds it from a trace of write batches, which a
+    // MANIFEST record is not). Puts the call never covers would read as
+    // deleted.
+    const char* why = nullptr;
+    if (!expected_state_test) {
+      why = "the non-batched test";
+    } else if (FLAGS_user_timestamp_size > 0) {
+      why = "no user timestamps";
+    } else if (FLAGS_sync_fault_injection || FLAGS_disable_wal ||
+               FLAGS_manual_wal_flush_one_in > 0) {
+      why =
+          "no WAL loss (sync_fault_injection, disable_wal, "
+          "manual_wal_flush_one_in)";
+    } else if (FLAGS_use_merge || FLAGS_use_put_entity_one_in > 0 ||
+               FLAGS_use_timed_put_one_in > 0) {
+      why =
+          "plain puts only (no use_merge, use_put_entity_one_in, "
+          "use_timed_put_one_in)";
+    } else if (FLAGS_test_secondary) {
+      why = "no secondary instance (its memtables tail the WAL)";
+    }
+    if (why != nullptr) {
+      BadFlag(std::string("--secondary_delete_one_in needs ") + why);
+    }
+  }
+  if (FLAGS_delete_tile_blocks != 1 && FLAGS_secondary_delete_one_in == 0) {
+    BadFlag("--delete_tile_blocks needs --secondary_delete_one_in");
+  }
   if (FLAGS_put_initial_violation_one_in > 0 && FLAGS_use_txn) {
     fprintf(stdout,
             "WARNING: --put_initial_violation_one_in is not used with "
@@ -146,6 +184,7 @@ bool AnyFeatureOn() {
          FLAGS_put_initial_one_in > 0 ||
          FLAGS_put_initial_violation_one_in > 0 ||
          FLAGS_lodestone_short_bounds_one_in > 0 ||
+         FLAGS_secondary_delete_one_in > 0 ||
          !FLAGS_lodestone_plant_bug.empty() ||
          FLAGS_lodestone_report_interval_sec > 0;
 }
@@ -187,6 +226,10 @@ void ApplyOptions(Options* options) {
   }
   if (FLAGS_compaction_overlap_by_keys || Given("compaction_overlap_by_keys")) {
     options->compaction_overlap_by_keys = FLAGS_compaction_overlap_by_keys;
+  }
+  if (FLAGS_secondary_delete_one_in > 0) {
+    options->delete_key_extractor = NewKeySuffixDeleteKeyExtractor(1);
+    options->delete_tile_blocks = FLAGS_delete_tile_blocks;
   }
 
   // BlockBasedTableOptions.

@@ -2,6 +2,7 @@
 
 #include "cache/location/location_cache_property.h"
 #include "db/column_family.h"
+#include "db/secondary_deletes/secondary_delete_property.h"
 #include "db/tombstone_compaction/tombstone_properties.h"
 #include "db/tombstone_runs/tombstone_run_conversion.h"
 #include "table/craft/craft_filter_property.h"
@@ -25,6 +26,7 @@ const LodestoneProperty kLodestoneProperties[] = {
     {&kTombstoneCompactionProperty, TombstoneCompactionReport},
     {&kTombstonesPerLevelProperty, TombstonesPerLevelReport},
     {&kTombstoneRunsProperty, TombstoneRunsReport},
+    {&kSecondaryDeletesProperty, SecondaryDeletesReport},
 };
 
 }  // namespace
