@@ -1,5 +1,7 @@
 #include "db/secondary_deletes/compaction_secondary_deletes.h"
 
+#include <algorithm>
+
 #include "db/compaction/compaction.h"
 #include "db/secondary_deletes/covered_entry_filter.h"
 #include "db/secondary_deletes/live_secondary_tombstones.h"
@@ -19,19 +21,20 @@ const LiveSecondaryTombstones* LiveOf(const Compaction& compaction) {
 
 }  // namespace
 
-InternalIterator* DropCoveredEntries(const Compaction& compaction,
-                                     InternalIterator* input,
-                                     std::unique_ptr<InternalIterator>* owner) {
+InternalIterator* DropCoveredEntries(
+    const Compaction& compaction, const std::vector<SequenceNumber>& snapshots,
+    InternalIterator* input, std::unique_ptr<InternalIterator>* owner) {
   const Version* input_version = compaction.input_version();
   if (input_version == nullptr) {
     return input;
   }
-  const CoveredEntries covered(*input_version->storage_info(),
-                               *compaction.mutable_cf_options(),
-                               compaction.immutable_options()->stats);
+  CoveredEntries covered(*input_version->storage_info(),
+                         *compaction.mutable_cf_options(), kMaxSequenceNumber,
+                         compaction.immutable_options()->stats);
   if (!covered.active()) {
     return input;
   }
+  covered.set_snapshots(&snapshots);
   // The compaction holds its input version, and the version its options:
   // nothing to keep alive here.
   owner->reset(new CoveredEntryFilterIterator(
@@ -56,12 +59,30 @@ SequenceNumber SecondaryTombstoneSeqnoFloor(const Compaction& compaction) {
   return live->oldest_seq();
 }
 
-void MarkSecondaryTombstonesApplied(const Compaction& compaction,
-                                    FileMetaData* output) {
+void MarkSecondaryTombstonesApplied(
+    const Compaction& compaction, const std::vector<SequenceNumber>& snapshots,
+    FileMetaData* output) {
   const LiveSecondaryTombstones* live = LiveOf(compaction);
-  if (live != nullptr) {
-    output->secondary_tombstones_applied = live->watermark();
+  if (live == nullptr) {
+    return;
   }
+  // The mark stands for every tombstone at or below it. A live tombstone
+  // above the oldest snapshot may have left an entry it covers in this
+  // output, kept for that snapshot: the mark stays below the first such
+  // tombstone (a later compaction, once the snapshot is released, drops the
+  // entry and marks its output higher). Every tombstone below it, live or
+  // retired, covers nothing here: marking none at all would let a retired
+  // one look as if it might, and live again when the MANIFEST is replayed.
+  SequenceNumber mark = live->watermark();
+  if (!snapshots.empty()) {
+    for (const SecondaryRangeTombstone& t : live->tombstones()) {
+      if (t.seq > snapshots.front()) {
+        mark = std::min(mark, t.seq - 1);
+        break;
+      }
+    }
+  }
+  output->secondary_tombstones_applied = mark;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -1,5 +1,7 @@
 #include "db/secondary_deletes/covered_entries.h"
 
+#include <algorithm>
+
 #include "db/secondary_deletes/live_secondary_tombstones.h"
 #include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
@@ -10,8 +12,11 @@ namespace ROCKSDB_NAMESPACE {
 
 CoveredEntries::CoveredEntries(const VersionStorageInfo& vstorage,
                                const MutableCFOptions& mutable_cf_options,
-                               Statistics* statistics)
-    : extractor(nullptr), tombstones(nullptr), stats(statistics) {
+                               SequenceNumber read, Statistics* statistics)
+    : extractor(nullptr),
+      tombstones(nullptr),
+      read_seq(read),
+      stats(statistics) {
   const LiveSecondaryTombstones* live = vstorage.secondary_tombstones().get();
   // A version with live tombstones opened only with their extractor
   // (CheckSecondaryTombstoneExtractors), which options cannot change.
@@ -20,6 +25,15 @@ CoveredEntries::CoveredEntries(const VersionStorageInfo& vstorage,
     extractor = mutable_cf_options.delete_key_extractor.get();
     tombstones = &live->set();
   }
+}
+
+SequenceNumber CoveredEntries::ReadSeqFor(SequenceNumber entry_seq) const {
+  if (snapshots == nullptr) {
+    return read_seq;
+  }
+  auto at_or_above =
+      std::lower_bound(snapshots->begin(), snapshots->end(), entry_seq);
+  return at_or_above == snapshots->end() ? kMaxSequenceNumber : *at_or_above;
 }
 
 bool CoveredEntries::Covers(const ParsedInternalKey& key,
@@ -31,7 +45,7 @@ bool CoveredEntries::Covers(const ParsedInternalKey& key,
   }
   Slice delete_key;
   return extractor->Extract(key.user_key, value, &delete_key) &&
-         tombstones->Covers(delete_key, key.sequence);
+         tombstones->Covers(delete_key, key.sequence, ReadSeqFor(key.sequence));
 }
 
 bool CoveredEntries::Hides(const ParsedInternalKey& key,

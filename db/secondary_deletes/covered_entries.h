@@ -16,11 +16,21 @@
 // user key (key_suffix) every version of the key is covered alike before
 // and after.
 //
+// A read sees the tombstones issued at or before its sequence number (its
+// snapshot, or the latest state's): a read at an older snapshot sees what
+// was there, as it would not see a Delete written later. A compaction asks
+// for each entry whether every read that can see it sees it covered: at
+// the earliest snapshot at or above the entry (or the latest state when
+// there is none), so that it keeps what an older snapshot still reads.
+//
 // Built on the stack per lookup from a version (Version::Get, MultiGet:
-// patch 0046) and handed to the GetContext; the version (which owns the
-// tombstones) and its options (which own the extractor) outlive it.
+// patch 0046) and handed to the GetContext, or per compaction; the version
+// (which owns the tombstones), its options (which own the extractor) and
+// the compaction's snapshot list outlive it.
 
 #pragma once
+
+#include <vector>
 
 #include "db/dbformat.h"
 #include "db/secondary_deletes/secondary_tombstones.h"
@@ -33,15 +43,25 @@ class VersionStorageInfo;
 struct MutableCFOptions;
 
 struct CoveredEntries {
-  // Active iff `vstorage` holds a live tombstone.
+  // For a read at `read_seq`; active iff `vstorage` holds a live tombstone.
   CoveredEntries(const VersionStorageInfo& vstorage,
-                 const MutableCFOptions& mutable_cf_options, Statistics* stats);
+                 const MutableCFOptions& mutable_cf_options,
+                 SequenceNumber read_seq, Statistics* stats);
   CoveredEntries(const DeleteKeyExtractor* delete_key_extractor,
                  const SecondaryTombstoneSet* live_tombstones,
-                 Statistics* statistics)
+                 SequenceNumber read, Statistics* statistics)
       : extractor(delete_key_extractor),
         tombstones(live_tombstones),
+        read_seq(read),
         stats(statistics) {}
+
+  // A compaction's: each entry read at the earliest of `snapshots`
+  // (ascending, as CompactionJob holds them) at or above it.
+  void set_snapshots(const std::vector<SequenceNumber>* compaction_snapshots) {
+    snapshots = compaction_snapshots;
+  }
+  // The sequence number the entry at `entry_seq` is read at.
+  SequenceNumber ReadSeqFor(SequenceNumber entry_seq) const;
 
   // Whether any entry may be covered; when false, Covers() is always false.
   bool active() const { return tombstones != nullptr; }
@@ -57,6 +77,8 @@ struct CoveredEntries {
   // Null when inactive.
   const DeleteKeyExtractor* extractor;
   const SecondaryTombstoneSet* tombstones;
+  SequenceNumber read_seq;
+  const std::vector<SequenceNumber>* snapshots = nullptr;
   Statistics* stats;
 };
 

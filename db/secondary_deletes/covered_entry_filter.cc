@@ -29,10 +29,10 @@ CoveredEntryFilterIterator::CoveredEntryFilterIterator(
     std::unique_ptr<InternalIterator> input,
     const DeleteKeyExtractor* extractor,
     const SecondaryTombstoneSet* tombstones)
-    : CoveredEntryFilterIterator(input.release(), Input::kOwned,
-                                 CoveredEntries(extractor, tombstones, nullptr),
-                                 SECONDARY_DELETE_ENTRIES_HIDDEN, nullptr,
-                                 nullptr) {}
+    : CoveredEntryFilterIterator(
+          input.release(), Input::kOwned,
+          CoveredEntries(extractor, tombstones, kMaxSequenceNumber, nullptr),
+          SECONDARY_DELETE_ENTRIES_HIDDEN, nullptr, nullptr) {}
 
 CoveredEntryFilterIterator::~CoveredEntryFilterIterator() {
   if (entries_hidden_ > 0) {
@@ -109,11 +109,12 @@ void CoveredEntryFilterIterator::Prev() {
 }
 
 InternalIterator* HideCoveredEntries(InternalIterator* input,
-                                     const SuperVersion& sv, Arena* arena) {
+                                     const SuperVersion& sv,
+                                     SequenceNumber read_seq, Arena* arena) {
   const std::shared_ptr<const LiveSecondaryTombstones>& live =
       sv.current->storage_info()->secondary_tombstones();
   const CoveredEntries covered(*sv.current->storage_info(),
-                               sv.mutable_cf_options,
+                               sv.mutable_cf_options, read_seq,
                                sv.cfd->ioptions()->stats);
   if (!covered.active()) {
     return input;

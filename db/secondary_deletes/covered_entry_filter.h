@@ -49,7 +49,7 @@ class CoveredEntryFilterIterator : public InternalIterator {
       Tickers counted_in,
       std::shared_ptr<const LiveSecondaryTombstones> keep_alive,
       std::shared_ptr<const DeleteKeyExtractor> extractor);
-  // Owns `input`; counts nothing (tests).
+  // Owns `input`; reads at the latest state and counts nothing (tests).
   CoveredEntryFilterIterator(std::unique_ptr<InternalIterator> input,
                              const DeleteKeyExtractor* extractor,
                              const SecondaryTombstoneSet* tombstones);
@@ -114,10 +114,12 @@ class CoveredEntryFilterIterator : public InternalIterator {
 };
 
 // DBImpl's internal iterators (patch 0046): `input` under a filter of the
-// tombstones of `sv`'s version, allocated in `arena` (which then owns
-// `input` too) or, when null, on the heap owning `input`; or `input` itself
-// when no tombstone is live.
+// tombstones of `sv`'s version for reads at `read_seq` (the iterator's
+// sequence number), allocated in `arena` (which then owns `input` too) or,
+// when null, on the heap owning `input`; or `input` itself when no
+// tombstone is live.
 InternalIterator* HideCoveredEntries(InternalIterator* input,
-                                     const SuperVersion& sv, Arena* arena);
+                                     const SuperVersion& sv,
+                                     SequenceNumber read_seq, Arena* arena);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -95,6 +95,10 @@ Status DeleteByDeleteKeyRange(DB* db, ColumnFamilyHandle* column_family,
     VersionEdit edit;
     edit.SetColumnFamily(cfd->GetID());
     edit.AddSecondaryRangeTombstone(tombstone);
+    // The MANIFEST records the number the tombstone took: no write holds it,
+    // so without this a reopened DB would number its next writes at or
+    // below it, and read the latest state below it.
+    edit.SetLastSequence(tombstone.seq);
     return DBImplAccess::ApplyEdit(impl, cfd, &edit, MayInstall, &tombstone);
   };
   Status s;

@@ -68,23 +68,24 @@ SecondaryTombstoneSet::SecondaryTombstoneSet(
   }
   std::sort(ends.begin(), ends.end());
   ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-  // Each end starts a fragment reaching the next end; the newest tombstone
-  // wholly over it sets its seq. Quadratic in the tombstones, which are
-  // few (one per call, until the files under them are rewritten).
+  // Each end starts a fragment reaching the next end, under every tombstone
+  // wholly over it. Quadratic in the tombstones, which are few (one per
+  // call, until the files under them are rewritten).
   for (size_t i = 0; i < ends.size(); ++i) {
-    SequenceNumber seq = 0;
+    std::vector<SequenceNumber> seqs;
     if (i + 1 < ends.size()) {
       for (const SecondaryRangeTombstone& t : tombstones) {
         if (t.lo <= ends[i] && ends[i + 1] <= t.hi) {
-          seq = std::max(seq, t.seq);
+          seqs.push_back(t.seq);
         }
       }
+      std::sort(seqs.begin(), seqs.end());
     }
-    if (fragments_.empty() ? seq != 0 : fragments_.back().seq != seq) {
-      fragments_.push_back({ends[i], seq});
+    if (fragments_.empty() ? !seqs.empty() : fragments_.back().seqs != seqs) {
+      fragments_.push_back({ends[i], std::move(seqs)});
     }
   }
-  assert(fragments_.empty() || fragments_.back().seq == 0);
+  assert(fragments_.empty() || fragments_.back().seqs.empty());
 }
 
 std::vector<SecondaryTombstoneSet::Fragment>::const_iterator
@@ -95,22 +96,33 @@ SecondaryTombstoneSet::FragmentOf(const Slice& key) const {
   return after == fragments_.begin() ? fragments_.end() : after - 1;
 }
 
+bool SecondaryTombstoneSet::CoversIn(const Fragment& f,
+                                     SequenceNumber entry_seq,
+                                     SequenceNumber read_seq) {
+  auto first_after = std::upper_bound(f.seqs.begin(), f.seqs.end(), entry_seq);
+  return first_after != f.seqs.end() && *first_after <= read_seq;
+}
+
 bool SecondaryTombstoneSet::Covers(const Slice& delete_key,
-                                   SequenceNumber seq) const {
+                                   SequenceNumber entry_seq,
+                                   SequenceNumber read_seq) const {
   auto it = FragmentOf(delete_key);
-  return it != fragments_.end() && seq < it->seq;
+  return it != fragments_.end() && CoversIn(*it, entry_seq, read_seq);
 }
 
 bool SecondaryTombstoneSet::CoversRange(const Slice& smallest,
                                         const Slice& largest,
-                                        SequenceNumber largest_seq) const {
+                                        SequenceNumber largest_seq,
+                                        SequenceNumber read_seq) const {
   assert(smallest.compare(largest) <= 0);
   auto it = FragmentOf(smallest);
   if (it == fragments_.end()) {
     return false;
   }
+  // A tombstone in (largest_seq, read_seq] covers every entry at or below
+  // largest_seq.
   for (; it != fragments_.end() && largest.compare(it->start) >= 0; ++it) {
-    if (largest_seq >= it->seq) {
+    if (!CoversIn(*it, largest_seq, read_seq)) {
       return false;
     }
   }

@@ -2,19 +2,23 @@
 // (docs/rfcs/kiwi.md, "Dropping"), and the set of them a reader or a
 // compaction consults.
 //
-// DeleteByDeleteKeyRange(lo, hi) issued at sequence number `seq` covers
-// every put whose delete key lies in [lo, hi) and whose sequence number is
-// below `seq`. The tombstone is a record (kept in the MANIFEST until every
-// file written before it has been rewritten), not a rewrite: readers hide
-// what it covers and compactions drop it.
+// DeleteByDeleteKeyRange(lo, hi) issued at sequence number `seq` covers,
+// for reads at sequence numbers (snapshots) at or above `seq`, every entry
+// it may cover (covered_entries.h) whose delete key lies in [lo, hi) and
+// whose sequence number is below `seq`; a read at an older snapshot does
+// not see the tombstone, as it does not see a Delete written after it. The
+// tombstone is a record (kept in the MANIFEST until no file may still hold
+// what it covers), not a rewrite: readers hide what it covers and
+// compactions drop it once no snapshot sees it.
 //
-// SecondaryTombstoneSet answers "is this entry covered?" and "is every
-// entry of this block covered?" over any number of tombstones in
-// O(log fragments): it splits the delete key space at every tombstone's
-// ends into disjoint fragments, each holding the newest sequence number of
-// the tombstones over it (an entry is covered by some tombstone exactly
-// when it is older than the newest one over its delete key). Built once per
-// set of live tombstones; immutable, so any number of threads may query it.
+// SecondaryTombstoneSet answers "is this entry covered at this read?" and
+// "is every entry of this block covered at this read?" over any number of
+// tombstones in O(log fragments + log tombstones): it splits the delete key
+// space at every tombstone's ends into disjoint fragments, each holding the
+// sequence numbers of the tombstones over it, ascending. An entry at e read
+// at r is covered exactly when some tombstone over its delete key has a
+// sequence number in (e, r]. Built once per set of live tombstones;
+// immutable, so any number of threads may query it.
 
 #pragma once
 
@@ -66,25 +70,32 @@ class SecondaryTombstoneSet {
 
   bool empty() const { return fragments_.empty(); }
 
-  // Whether an entry with delete key `delete_key` and sequence number `seq`
-  // is covered: some tombstone holds the key and is newer than the entry.
-  bool Covers(const Slice& delete_key, SequenceNumber seq) const;
+  // Whether an entry with delete key `delete_key` and sequence number
+  // `entry_seq`, read at `read_seq`, is covered: some tombstone holds the key
+  // and was issued after the entry, at or before the read.
+  bool Covers(const Slice& delete_key, SequenceNumber entry_seq,
+              SequenceNumber read_seq) const;
 
   // Whether every delete key in [smallest, largest] (inclusive) is covered
-  // for entries at sequence numbers up to `largest_seq`: a block of puts
-  // whose delete keys and sequence numbers lie within those bounds may be
-  // skipped or dropped without reading it. REQUIRES: smallest <= largest.
+  // at `read_seq` for entries at sequence numbers up to `largest_seq`: a
+  // block of coverable entries whose delete keys and sequence numbers lie
+  // within those bounds may be skipped or dropped without reading it.
+  // REQUIRES: smallest <= largest.
   bool CoversRange(const Slice& smallest, const Slice& largest,
-                   SequenceNumber largest_seq) const;
+                   SequenceNumber largest_seq, SequenceNumber read_seq) const;
 
  private:
   // Keys from `start` up to the next fragment's start (the last fragment:
-  // every key above) are covered below `seq`; 0 covers nothing. Sorted by
-  // start, adjacent fragments differ in seq, and the last one has seq 0.
+  // every key above) lie under the tombstones of sequence numbers `seqs`,
+  // ascending (none: not covered). Sorted by start, adjacent fragments
+  // differ in seqs, and the last one has none.
   struct Fragment {
     std::string start;
-    SequenceNumber seq;
+    std::vector<SequenceNumber> seqs;
   };
+  // Whether `f` has a tombstone in (entry_seq, read_seq].
+  static bool CoversIn(const Fragment& f, SequenceNumber entry_seq,
+                       SequenceNumber read_seq);
   // The fragment holding `key`, or fragments_.end() if below every start.
   std::vector<Fragment>::const_iterator FragmentOf(const Slice& key) const;
 

@@ -22,9 +22,10 @@ std::string Bytes(const char* hex) {
 }
 
 bool ModelCovers(const std::vector<SecondaryRangeTombstone>& tombstones,
-                 const std::string& d, SequenceNumber seq) {
+                 const std::string& d, SequenceNumber seq,
+                 SequenceNumber read_seq) {
   for (const SecondaryRangeTombstone& t : tombstones) {
-    if (t.lo <= d && d < t.hi && seq < t.seq) {
+    if (t.lo <= d && d < t.hi && seq < t.seq && t.seq <= read_seq) {
       return true;
     }
   }
@@ -144,32 +145,49 @@ TEST(SecondaryRangeTombstoneTest, RefusesWhatEncodeCannotWrite) {
 TEST(SecondaryTombstoneSetTest, Empty) {
   SecondaryTombstoneSet set(std::vector<SecondaryRangeTombstone>{});
   EXPECT_TRUE(set.empty());
-  EXPECT_FALSE(set.Covers("a", 0));
-  EXPECT_FALSE(set.CoversRange("a", "z", 0));
+  EXPECT_FALSE(set.Covers("a", 0, kMaxSequenceNumber));
+  EXPECT_FALSE(set.CoversRange("a", "z", 0, kMaxSequenceNumber));
 }
 
 TEST(SecondaryTombstoneSetTest, NewerTombstoneOverlapsOlder) {
   // [b, e) at 10 and [d, g) at 20.
   SecondaryTombstoneSet set({{"b", "e", 10}, {"d", "g", 20}});
-  EXPECT_FALSE(set.Covers("a", 1));
-  EXPECT_TRUE(set.Covers("b", 9));
-  EXPECT_FALSE(set.Covers("b", 10));  // Written at the tombstone or after.
-  EXPECT_TRUE(set.Covers("d", 19));   // The newer tombstone over d.
-  EXPECT_TRUE(set.Covers("f", 15));
-  EXPECT_FALSE(set.Covers("g", 1));  // hi is exclusive.
+  const SequenceNumber latest = kMaxSequenceNumber;
+  EXPECT_FALSE(set.Covers("a", 1, latest));
+  EXPECT_TRUE(set.Covers("b", 9, latest));
+  EXPECT_FALSE(set.Covers("b", 10, latest));  // Written at it or after.
+  EXPECT_TRUE(set.Covers("d", 19, latest));   // The newer tombstone over d.
+  EXPECT_TRUE(set.Covers("f", 15, latest));
+  EXPECT_FALSE(set.Covers("g", 1, latest));  // hi is exclusive.
 
-  EXPECT_TRUE(set.CoversRange("b", "f", 9));
-  EXPECT_FALSE(set.CoversRange("b", "f", 10));  // [b, d) only below 10.
-  EXPECT_TRUE(set.CoversRange("d", "fzz", 19));
-  EXPECT_FALSE(set.CoversRange("d", "g", 1));  // g is not covered.
-  EXPECT_FALSE(set.CoversRange("a", "c", 1));
+  EXPECT_TRUE(set.CoversRange("b", "f", 9, latest));
+  EXPECT_FALSE(set.CoversRange("b", "f", 10, latest));  // [b, d) below 10.
+  EXPECT_TRUE(set.CoversRange("d", "fzz", 19, latest));
+  EXPECT_FALSE(set.CoversRange("d", "g", 1, latest));  // g is not covered.
+  EXPECT_FALSE(set.CoversRange("a", "c", 1, latest));
+}
+
+// A read at a snapshot older than a tombstone does not see it.
+TEST(SecondaryTombstoneSetTest, ReadsSeeTombstonesUpToTheirSnapshot) {
+  SecondaryTombstoneSet set({{"b", "e", 10}, {"d", "g", 20}});
+  EXPECT_FALSE(set.Covers("c", 5, 9));  // Read before the tombstone.
+  EXPECT_TRUE(set.Covers("c", 5, 10));
+  EXPECT_FALSE(set.Covers("f", 15, 19));
+  EXPECT_TRUE(set.Covers("f", 15, 20));
+  // Under both: at 15 only the older one, which covers entries below 10.
+  EXPECT_TRUE(set.Covers("d", 9, 15));
+  EXPECT_FALSE(set.Covers("d", 12, 15));
+  EXPECT_TRUE(set.Covers("d", 12, 20));
+  EXPECT_FALSE(set.CoversRange("b", "f", 5, 15));  // [e, f] not yet.
+  EXPECT_TRUE(set.CoversRange("b", "f", 5, 20));
 }
 
 TEST(SecondaryTombstoneSetTest, GapBetweenTombstones) {
   SecondaryTombstoneSet set({{"a", "c", 10}, {"d", "f", 10}});
-  EXPECT_TRUE(set.CoversRange("a", "bz", 5));
-  EXPECT_FALSE(set.CoversRange("a", "d", 5));  // [c, d) is not covered.
-  EXPECT_TRUE(set.CoversRange("d", "e", 5));
+  const SequenceNumber latest = kMaxSequenceNumber;
+  EXPECT_TRUE(set.CoversRange("a", "bz", 5, latest));
+  EXPECT_FALSE(set.CoversRange("a", "d", 5, latest));  // [c, d) is not.
+  EXPECT_TRUE(set.CoversRange("d", "e", 5, latest));
 }
 
 TEST(SecondaryTombstoneSetTest, AgainstModel) {
@@ -190,17 +208,23 @@ TEST(SecondaryTombstoneSetTest, AgainstModel) {
     }
     SecondaryTombstoneSet set(tombstones);
     for (SequenceNumber seq : {0, 5, 17, 39, 40}) {
-      for (size_t i = 0; i < keys.size(); ++i) {
-        ASSERT_EQ(set.Covers(keys[i], seq),
-                  ModelCovers(tombstones, keys[i], seq))
-            << round << " " << keys[i] << "@" << seq;
-        // A range is covered when every key of it is; AllKeys stand in for
-        // the keys between them.
-        bool all = true;
-        for (size_t j = i; j < keys.size(); ++j) {
-          all = all && ModelCovers(tombstones, keys[j], seq);
-          ASSERT_EQ(set.CoversRange(keys[i], keys[j], seq), all)
-              << round << " [" << keys[i] << ", " << keys[j] << "]@" << seq;
+      for (SequenceNumber read :
+           {SequenceNumber{3}, SequenceNumber{20}, kMaxSequenceNumber}) {
+        for (size_t i = 0; i < keys.size(); ++i) {
+          ASSERT_EQ(set.Covers(keys[i], seq, read),
+                    ModelCovers(tombstones, keys[i], seq, read))
+              << round << " " << keys[i] << "@" << seq << " read " << read;
+          // A range is covered for the entries at or below seq when every
+          // key of it is covered at seq (an older entry is covered by every
+          // tombstone that covers a newer one); AllKeys stand in for the
+          // keys between them.
+          bool all = true;
+          for (size_t j = i; j < keys.size(); ++j) {
+            all = all && ModelCovers(tombstones, keys[j], seq, read);
+            ASSERT_EQ(set.CoversRange(keys[i], keys[j], seq, read), all)
+                << round << " [" << keys[i] << ", " << keys[j] << "]@" << seq
+                << " read " << read;
+          }
         }
       }
     }

@@ -14,16 +14,19 @@ namespace ROCKSDB_NAMESPACE {
 namespace kiwi {
 
 // Whether `block`, in a table whose entries are all at sequence numbers up
-// to `table_largest_seqno`, holds nothing the tombstones leave visible:
-// only puts with delete keys, and every delete key of its range covered
-// for every entry the table can hold. The table's largest sequence number
-// stands in for the block's, which the tile map does not record.
+// to `table_largest_seqno`, holds nothing the tombstones leave visible to a
+// read at `read_seq`: only coverable entries with delete keys, and every
+// delete key of its range covered at that read for every entry the table
+// can hold. The table's largest sequence number stands in for the block's,
+// which the tile map does not record.
 inline bool DroppedWhole(const TileBlock& block,
                          const SecondaryTombstoneSet& tombstones,
-                         SequenceNumber table_largest_seqno) {
-  return block.only_coverable_puts &&
+                         SequenceNumber table_largest_seqno,
+                         SequenceNumber read_seq) {
+  return block.only_coverable_entries &&
          tombstones.CoversRange(block.smallest_delete_key,
-                                block.largest_delete_key, table_largest_seqno);
+                                block.largest_delete_key, table_largest_seqno,
+                                read_seq);
 }
 
 }  // namespace kiwi

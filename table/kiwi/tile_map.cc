@@ -11,8 +11,8 @@ namespace {
 
 // Block flags (FORMAT.md).
 constexpr uint8_t kHasDeleteKeys = 1 << 0;
-constexpr uint8_t kOnlyCoverablePuts = 1 << 1;
-constexpr uint8_t kKnownFlags = kHasDeleteKeys | kOnlyCoverablePuts;
+constexpr uint8_t kOnlyCoverableEntries = 1 << 1;
+constexpr uint8_t kKnownFlags = kHasDeleteKeys | kOnlyCoverableEntries;
 
 Status Corrupt(const char* what) {
   return Status::Corruption("KiWi tile map", what);
@@ -30,6 +30,12 @@ Status DecodeBlock(Slice* in, const TileBlock* previous, TileBlock* block) {
            previous->handle.offset() + previous->handle.size())) {
     return Corrupt("blocks out of order or overlapping");
   }
+  if (!GetVarint32(in, &block->entries)) {
+    return Corrupt("truncated entry count");
+  }
+  if (block->entries == 0) {
+    return Corrupt("a block of no entries");
+  }
   if (in->empty()) {
     return Corrupt("truncated block flags");
   }
@@ -39,8 +45,8 @@ Status DecodeBlock(Slice* in, const TileBlock* previous, TileBlock* block) {
     return Corrupt("unknown block flags");
   }
   block->has_delete_keys = (flags & kHasDeleteKeys) != 0;
-  block->only_coverable_puts = (flags & kOnlyCoverablePuts) != 0;
-  if (block->only_coverable_puts && !block->has_delete_keys) {
+  block->only_coverable_entries = (flags & kOnlyCoverableEntries) != 0;
+  if (block->only_coverable_entries && !block->has_delete_keys) {
     return Corrupt("coverable block without delete keys");
   }
   if (block->has_delete_keys) {
@@ -62,11 +68,11 @@ Status DecodeBlock(Slice* in, const TileBlock* previous, TileBlock* block) {
 
 bool TileBlock::operator==(const TileBlock& other) const {
   return handle.offset() == other.handle.offset() &&
-         handle.size() == other.handle.size() &&
+         handle.size() == other.handle.size() && entries == other.entries &&
          has_delete_keys == other.has_delete_keys &&
          smallest_delete_key == other.smallest_delete_key &&
          largest_delete_key == other.largest_delete_key &&
-         only_coverable_puts == other.only_coverable_puts;
+         only_coverable_entries == other.only_coverable_entries;
 }
 
 void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst) {
@@ -76,11 +82,13 @@ void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst) {
     assert(!tile.blocks.empty() && tile.blocks.size() <= kMaxTileBlocks);
     PutVarint32(dst, static_cast<uint32_t>(tile.blocks.size()));
     for (const TileBlock& block : tile.blocks) {
-      assert(!block.only_coverable_puts || block.has_delete_keys);
+      assert(!block.only_coverable_entries || block.has_delete_keys);
+      assert(block.entries >= 1);
       block.handle.EncodeTo(dst);
+      PutVarint32(dst, block.entries);
       dst->push_back(static_cast<char>(
           (block.has_delete_keys ? kHasDeleteKeys : 0) |
-          (block.only_coverable_puts ? kOnlyCoverablePuts : 0)));
+          (block.only_coverable_entries ? kOnlyCoverableEntries : 0)));
       if (block.has_delete_keys) {
         PutLengthPrefixedSlice(dst, block.smallest_delete_key);
         PutLengthPrefixedSlice(dst, block.largest_delete_key);
@@ -100,9 +108,10 @@ Status DecodeTileMap(Slice contents, std::vector<Tile>* tiles) {
   if (version != kTileMapFormatVersion) {
     return Corrupt("unknown version");
   }
-  // A tile takes at least four bytes (a count, a handle's two varints and
-  // the flags), which bounds what a damaged count can make us reserve.
-  if (!GetVarint32(&in, &tile_count) || tile_count > in.size() / 4) {
+  // A tile takes at least five bytes (a count, a handle's two varints, the
+  // entry count and the flags), which bounds what a damaged count can make
+  // us reserve.
+  if (!GetVarint32(&in, &tile_count) || tile_count > in.size() / 5) {
     return Corrupt("truncated or impossible tile count");
   }
   std::vector<Tile> decoded(tile_count);

@@ -35,16 +35,20 @@ inline constexpr uint32_t kMaxTileBlocks = 256;
 
 struct TileBlock {
   BlockHandle handle;
+  // The entries the block holds (at least one): what a compaction that
+  // drops the block unread counts among its input records.
+  uint32_t entries = 1;
   // Some entry of the block has a delete key; the two keys below are the
   // smallest and largest of them (bytewise). Both empty when false.
   bool has_delete_keys = false;
   std::string smallest_delete_key;
   std::string largest_delete_key;
-  // Every entry is a put (or initial put) with a delete key: a secondary
-  // range delete covering [smallest, largest] may drop the block whole.
-  // Deletes, merge operands, range deletion sentinels and entries without
-  // a delete key make it false. Implies has_delete_keys.
-  bool only_coverable_puts = false;
+  // Every entry is one a secondary range delete may cover (a put, initial
+  // put or merge operand: db/secondary_deletes/covered_entries.h) with a
+  // delete key: a delete covering [smallest, largest] may drop the block
+  // whole. Deletes, range deletion sentinels, other entry types and
+  // entries without a delete key make it false. Implies has_delete_keys.
+  bool only_coverable_entries = false;
 
   bool operator==(const TileBlock& other) const;
 };

@@ -13,11 +13,11 @@ namespace {
 std::vector<std::string> Seeds() {
   std::vector<std::vector<kiwi::Tile>> maps(3);
   maps[0].push_back(
-      {{kiwi::KeyedBlock(0, 4000, "2026-01-01", "2026-03-31", true),
-        kiwi::KeyedBlock(4005, 4100, "2026-04-01", "2026-11-30", true),
-        kiwi::UnkeyedBlock(8110, 300)}});
+      {{kiwi::KeyedBlock(0, 4000, 40, "2026-01-01", "2026-03-31", true),
+        kiwi::KeyedBlock(4005, 4100, 41, "2026-04-01", "2026-11-30", true),
+        kiwi::UnkeyedBlock(8110, 300, 3)}});
   maps[0].push_back(
-      {{kiwi::KeyedBlock(8415, 4090, "2025-06-01", "2026-11-30", false)}});
+      {{kiwi::KeyedBlock(8415, 4090, 39, "2025-06-01", "2026-11-30", false)}});
   for (uint64_t t = 0; t < 40; ++t) {  // h = 4, timestamps as 8 bytes.
     kiwi::Tile tile;
     for (uint64_t b = 0; b < 4; ++b) {
@@ -25,7 +25,8 @@ std::vector<std::string> Seeds() {
       std::string lo(8, '\0'), hi(8, '\0');
       lo[7] = static_cast<char>(b * 60);
       hi[7] = static_cast<char>(b * 60 + 59);
-      tile.blocks.push_back(kiwi::KeyedBlock(offset, 16384, lo, hi, b != 3));
+      tile.blocks.push_back(
+          kiwi::KeyedBlock(offset, 16384, 160, lo, hi, b != 3));
     }
     maps[1].push_back(tile);
   }
@@ -59,7 +60,7 @@ bool Run(const Slice& input) {
         fuzz::FuzzFail("blocks are in order and do not overlap", "");
       }
       if (block.smallest_delete_key > block.largest_delete_key ||
-          (block.only_coverable_puts && !block.has_delete_keys)) {
+          (block.only_coverable_entries && !block.has_delete_keys)) {
         fuzz::FuzzFail("a block's delete key range is well formed", "");
       }
       previous = &block;

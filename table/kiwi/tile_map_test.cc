@@ -19,9 +19,9 @@ namespace {
 // Two tiles: the first of two blocks (one droppable whole, one holding
 // something else as well), the second of one block without delete keys.
 std::vector<Tile> GoldenTiles() {
-  return {Tile{{KeyedBlock(0, 100, "a", "f", true),
-                KeyedBlock(105, 90, "g", "z", false)}},
-          Tile{{UnkeyedBlock(200, 50)}}};
+  return {Tile{{KeyedBlock(0, 100, 7, "a", "f", true),
+                KeyedBlock(105, 90, 5, "g", "z", false)}},
+          Tile{{UnkeyedBlock(200, 50, 3)}}};
 }
 
 // Written out by hand from FORMAT.md, not by the encoder.
@@ -31,17 +31,20 @@ const char* const kGoldenHex =
     "02"  // tile 0: two blocks
     "00"
     "64"  //   handle: offset 0, size 100
-    "03"  //   flags: delete keys, only coverable puts
+    "07"  //   7 entries
+    "03"  //   flags: delete keys, only coverable entries
     "0161"
     "0166"  //   delete keys "a" .. "f"
     "69"
     "5a"  //   handle: offset 105, size 90
+    "05"  //   5 entries
     "01"  //   flags: delete keys
     "0167"
     "017a"  //   delete keys "g" .. "z"
     "01"    // tile 1: one block
     "c801"
     "32"   //   handle: offset 200, size 50
+    "03"   //   3 entries
     "00";  //   flags: none, no delete keys
 
 std::string Bytes(const char* hex) {
@@ -71,7 +74,7 @@ TEST(TileMapTest, EmptyMap) {
   std::string encoded;
   EncodeTileMap({}, &encoded);
   EXPECT_EQ(Slice(encoded).ToString(true), "0100");
-  std::vector<Tile> decoded{Tile{{UnkeyedBlock(0, 1)}}};
+  std::vector<Tile> decoded{Tile{{UnkeyedBlock(0, 1, 1)}}};
   ASSERT_OK(Decode(encoded, &decoded));
   EXPECT_TRUE(decoded.empty());
 }
@@ -98,11 +101,12 @@ TEST(TileMapTest, RefusesWhatTheEncoderCannotWrite) {
       {0, '\x02', "unknown version"},
       {1, '\x7f', "impossible tile count"},
       {2, '\x00', "a tile of no blocks"},
-      {5, '\x07', "unknown block flag"},
-      {12, '\x02', "only coverable puts without delete keys"},
-      {21, '\x02', "the same, in the last block"},
-      {7, '\x7b', "smallest delete key above largest"},
-      {10, '\x10', "a block starting inside the previous one"},
+      {5, '\x00', "a block of no entries"},
+      {6, '\x07', "unknown block flag"},
+      {14, '\x02', "only coverable entries without delete keys"},
+      {24, '\x02', "the same, in the last block"},
+      {8, '\x7b', "smallest delete key above largest"},
+      {11, '\x10', "a block starting inside the previous one"},
   };
   const std::string golden = Bytes(kGoldenHex);
   for (const Case& c : cases) {
@@ -123,7 +127,8 @@ TEST(TileMapTest, AtMostMaxTileBlocksPerTile) {
     PutVarint32(&bytes, blocks);
     for (uint32_t b = 0; b < blocks; ++b) {
       BlockHandle(b * 10, 5).EncodeTo(&bytes);
-      bytes.push_back('\0');  // No delete keys.
+      bytes.push_back('\x01');  // One entry.
+      bytes.push_back('\0');    // No delete keys.
     }
     return bytes;
   };

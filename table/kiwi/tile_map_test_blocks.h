@@ -12,22 +12,24 @@
 namespace ROCKSDB_NAMESPACE {
 namespace kiwi {
 
-// A block without delete keys.
-inline TileBlock UnkeyedBlock(uint64_t offset, uint64_t size) {
+// A block of `entries` entries without delete keys.
+inline TileBlock UnkeyedBlock(uint64_t offset, uint64_t size,
+                              uint32_t entries) {
   TileBlock block;
   block.handle = BlockHandle(offset, size);
+  block.entries = entries;
   return block;
 }
 
 // A block whose delete keys span [smallest, largest].
-inline TileBlock KeyedBlock(uint64_t offset, uint64_t size,
+inline TileBlock KeyedBlock(uint64_t offset, uint64_t size, uint32_t entries,
                             std::string smallest, std::string largest,
-                            bool only_coverable_puts) {
-  TileBlock block = UnkeyedBlock(offset, size);
+                            bool only_coverable_entries) {
+  TileBlock block = UnkeyedBlock(offset, size, entries);
   block.has_delete_keys = true;
   block.smallest_delete_key = std::move(smallest);
   block.largest_delete_key = std::move(largest);
-  block.only_coverable_puts = only_coverable_puts;
+  block.only_coverable_entries = only_coverable_entries;
   return block;
 }
 

@@ -12,10 +12,11 @@ namespace kiwi {
 
 namespace {
 
-// A put a secondary range delete may drop: its delete key alone decides.
+// An entry a secondary range delete may cover (covered_entries.h): its
+// delete key alone decides.
 bool Coverable(const Slice& internal_key) {
   const ValueType type = ExtractValueType(internal_key);
-  return type == kTypeValue || type == kTypeValueInitial;
+  return type == kTypeValue || type == kTypeValueInitial || type == kTypeMerge;
 }
 
 }  // namespace
@@ -51,11 +52,13 @@ std::vector<TileWriter::Block> TileWriter::Finish() {
                                    options_.use_delta_encoding));
   }
   std::vector<bool> coverable(partition.block_count, true);
+  std::vector<uint32_t> entries(partition.block_count, 0);
   for (size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
     const uint32_t b = partition.block_of[i];
     builders[b]->Add(e.internal_key, e.value);
     TileBlock& map_entry = blocks[b].map_entry;
+    map_entry.entries = ++entries[b];
     if (e.has_delete_key) {
       if (!map_entry.has_delete_keys) {
         map_entry.has_delete_keys = true;
@@ -73,7 +76,7 @@ std::vector<TileWriter::Block> TileWriter::Finish() {
   }
   for (uint32_t b = 0; b < partition.block_count; ++b) {
     blocks[b].contents = builders[b]->Finish().ToString();
-    blocks[b].map_entry.only_coverable_puts = coverable[b];
+    blocks[b].map_entry.only_coverable_entries = coverable[b];
   }
   entries_.clear();
   buffered_bytes_ = 0;

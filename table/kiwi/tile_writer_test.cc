@@ -44,8 +44,8 @@ std::vector<std::pair<std::string, std::string>> ReadBlock(
 }
 
 // A tile of `n` user keys in order, some with two versions; delete keys
-// uncorrelated with the user keys; a few deletes and entries without a
-// delete key.
+// uncorrelated with the user keys; a few deletes, merge operands and
+// entries without a delete key.
 std::vector<TestEntry> RandomTile(std::mt19937_64& rng, int n) {
   std::vector<TestEntry> entries;
   SequenceNumber seq = 1000000;
@@ -57,6 +57,7 @@ std::vector<TestEntry> RandomTile(std::mt19937_64& rng, int n) {
       const uint64_t kind = rng() % 20;
       const ValueType type = kind == 0   ? kTypeDeletion
                              : kind == 1 ? kTypeValueInitial
+                             : kind == 2 ? kTypeMerge
                                          : kTypeValue;
       TestEntry e;
       e.internal_key = InternalKey(user_key, --seq, type).Encode().ToString();
@@ -143,13 +144,15 @@ TEST(TileWriterTest, EveryEntryOnceInTableOrderWithTruthfulMap) {
         }
         const ValueType type = ExtractValueType(e.internal_key);
         only_coverable = only_coverable && e.has_delete_key &&
-                         (type == kTypeValue || type == kTypeValueInitial);
+                         (type == kTypeValue || type == kTypeValueInitial ||
+                          type == kTypeMerge);
       }
       const TileBlock& m = block.map_entry;
+      EXPECT_EQ(m.entries, read.size());
       EXPECT_EQ(m.has_delete_keys, any_delete_key);
       EXPECT_EQ(m.smallest_delete_key, smallest);
       EXPECT_EQ(m.largest_delete_key, largest);
-      EXPECT_EQ(m.only_coverable_puts, only_coverable);
+      EXPECT_EQ(m.only_coverable_entries, only_coverable);
       if (previous != nullptr && previous->has_delete_keys &&
           m.has_delete_keys) {
         EXPECT_LT(previous->largest_delete_key, m.smallest_delete_key)
@@ -188,7 +191,8 @@ TEST(TileWriterTest, DroppedWholeAgreesWithTheEntryRule) {
     const SecondaryTombstoneSet tombstones({{lo, hi, seq}});
 
     for (const TileWriter::Block& block : Write(entries, 8)) {
-      if (!DroppedWhole(block.map_entry, tombstones, table_largest_seqno)) {
+      if (!DroppedWhole(block.map_entry, tombstones, table_largest_seqno,
+                        kMaxSequenceNumber)) {
         continue;
       }
       ++dropped;
@@ -196,10 +200,12 @@ TEST(TileWriterTest, DroppedWholeAgreesWithTheEntryRule) {
       for (const auto& [key, value] : ReadBlock(block.contents)) {
         const TestEntry& e = *by_key.at(key);
         const ValueType type = ExtractValueType(e.internal_key);
-        ASSERT_TRUE(type == kTypeValue || type == kTypeValueInitial);
+        ASSERT_TRUE(type == kTypeValue || type == kTypeValueInitial ||
+                    type == kTypeMerge);
         ASSERT_TRUE(e.has_delete_key);
         ASSERT_TRUE(tombstones.Covers(e.delete_key,
-                                      GetInternalKeySeqno(e.internal_key)));
+                                      GetInternalKeySeqno(e.internal_key),
+                                      kMaxSequenceNumber));
       }
     }
   }

@@ -114,8 +114,8 @@ TEST(ModelTest, SecondaryDeletes) {
   EXPECT_FALSE(m.Get("0/k15", m.LastSequence()).has_value());
   m.Write(WriteKind::kMerge, "0/k15", "m2");
   EXPECT_EQ(m.Get("0/k15", m.LastSequence()).value(), "m2");
-  // Reads at a snapshot taken before the delete do not see it either.
-  EXPECT_FALSE(m.Get("0/k15", before).has_value());
+  // A read at a snapshot taken before the delete still sees what was there.
+  EXPECT_EQ(m.Get("0/k15", before).value(), "a,m");
   EXPECT_EQ(m.Get("1/k15", m.LastSequence()).value(), "other family");
   EXPECT_EQ(m.Get("0/k16", m.LastSequence()).value(), "after");
 }

@@ -19,15 +19,17 @@ uint64_t Model::SecondaryDelete(const std::string& prefix,
   return last_seq_;
 }
 
-bool Model::SecondaryCovered(const std::string& key, uint64_t seq) const {
+bool Model::SecondaryCovered(const std::string& key, uint64_t seq,
+                             uint64_t read_seq) const {
   const size_t n = kSecondaryDeleteKeyLength;
   if (key.size() < n) {
     return false;
   }
   const std::string d = key.substr(key.size() - n);
   for (const SecondaryTombstone& t : secondary_tombstones_) {
-    if (seq < t.seq && key.compare(0, t.prefix.size(), t.prefix) == 0 &&
-        t.lo <= d && d < t.hi) {
+    if (seq < t.seq && t.seq <= read_seq &&
+        key.compare(0, t.prefix.size(), t.prefix) == 0 && t.lo <= d &&
+        d < t.hi) {
       return true;
     }
   }
@@ -69,7 +71,7 @@ std::optional<std::string> Model::Get(const std::string& key,
       }
       if (v->kind != WriteKind::kDelete &&
           v->kind != WriteKind::kSingleDelete &&
-          SecondaryCovered(key, v->seq)) {
+          SecondaryCovered(key, v->seq, seq)) {
         continue;  // As if never written: older versions decide.
       }
       if (v->kind == WriteKind::kMerge) {

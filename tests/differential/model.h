@@ -30,8 +30,8 @@ class Model {
   // DeleteByDeleteKeyRange over the keys starting with `prefix` (a column
   // family's), the delete key being a key's last kSecondaryDeleteKeyLength
   // bytes: every Put, PutInitial and Merge written so far whose delete key
-  // lies in [lo, hi) is as if never written, for reads at any sequence
-  // number.
+  // lies in [lo, hi) is as if never written, for reads at this sequence
+  // number or later (a read at an older snapshot still sees it).
   uint64_t SecondaryDelete(const std::string& prefix, const std::string& lo,
                            const std::string& hi);
 
@@ -70,8 +70,10 @@ class Model {
 
   // Newest range tombstone covering `key` visible at `seq`; 0 if none.
   uint64_t CoveringTombstone(const std::string& key, uint64_t seq) const;
-  // Whether a secondary delete covers a put of `key` written at `seq`.
-  bool SecondaryCovered(const std::string& key, uint64_t seq) const;
+  // Whether a secondary delete covers an entry of `key` written at `seq`
+  // for a read at `read_seq` (it sees the deletes issued at or before it).
+  bool SecondaryCovered(const std::string& key, uint64_t seq,
+                        uint64_t read_seq) const;
 
   uint64_t last_seq_ = 0;
   std::map<std::string, std::vector<Version>> versions_;  // Oldest first.

@@ -28,6 +28,7 @@ struct OpCounters {
   std::atomic<uint64_t> secondary_delete_keys{0};     // ... keys they covered
   std::atomic<uint64_t> secondary_delete_retries{0};  // ... calls retried
   std::atomic<uint64_t> secondary_delete_unknown{0};  // ... left pending
+  std::atomic<bool> secondary_delete_first_failure{false};  // ... printed
 };
 OpCounters& Counters();
 

@@ -121,7 +121,7 @@ void ValidateAndSanitize() {
     // The expected state must know every covered key deleted: only the
     // non-batched test has one, and a crash must leave it in place (with
     // WAL loss db_stress rebuilds it from a trace of write batches, which a
-    // MANIFEST record is not). Puts the call never covers would read as
+    // MANIFEST record is not). Entries the call never covers would read as
     // deleted.
     const char* why = nullptr;
     if (!expected_state_test) {
@@ -133,11 +133,13 @@ void ValidateAndSanitize() {
       why =
           "no WAL loss (sync_fault_injection, disable_wal, "
           "manual_wal_flush_one_in)";
-    } else if (FLAGS_use_merge || FLAGS_use_put_entity_one_in > 0 ||
-               FLAGS_use_timed_put_one_in > 0) {
+    } else if (FLAGS_use_put_entity_one_in > 0 ||
+               FLAGS_use_timed_put_one_in > 0 || FLAGS_enable_blob_files ||
+               FLAGS_use_blob_db || FLAGS_use_attribute_group) {
+      // The call covers puts and merge operands only.
       why =
-          "plain puts only (no use_merge, use_put_entity_one_in, "
-          "use_timed_put_one_in)";
+          "writes it covers (no use_put_entity_one_in, use_timed_put_one_in, "
+          "use_attribute_group, blob files)";
     } else if (FLAGS_test_secondary) {
       why = "no secondary instance (its memtables tail the WAL)";
     }

@@ -32,6 +32,9 @@ def feature_line(feature, act):
         "initial_put_contract": ["probes", "refused", "inconclusive", "violations"],
         "tombstone_picks": ["density", "deadline"],
         "overlap_by_keys": ["from_filter", "whole_file"],
+        "secondary_deletes": ["calls", "keys", "retries", "unknown", "hidden",
+                              "dropped", "retired", "blocks_skipped",
+                              "blocks_dropped"],
     }[feature]
     return " ".join("%s=%d" % (k, vals.get(k, 0)) for k in keys)
 

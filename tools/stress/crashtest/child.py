@@ -12,8 +12,9 @@ import time
 
 from .activity import parse_activity
 from .claims import claims_of
-from .options import (CONFIGS, OP_MIXES, WHITEBOX_FINISH_SECONDS,
-                      coverage_params, lodestone_params)
+from .options import (CONFIGS, OP_MIXES, SECONDARY_DELETE_NEEDS,
+                      WHITEBOX_FINISH_SECONDS, coverage_params,
+                      lodestone_params)
 from .sanitize import sanitize_lodestone
 
 
@@ -86,6 +87,8 @@ def child_main(a):
             p.update(OP_MIXES[mix])
         if no_prefix:
             p["prefix_size"] = -1
+        if _value(p.get("secondary_delete_one_in", 0)) > 0:
+            p.update(SECONDARY_DELETE_NEEDS)
         for k, v in cfg["forced"].items():
             p[k] = v
         p.update(drawn_per_run)

@@ -7,7 +7,7 @@ from .options import OP_MIXES
 # claims it (from its final db_stress parameters).
 FEATURES = ["location_cache", "craft", "conversion", "initial_put",
             "initial_put_chains", "initial_put_contract", "tombstone_picks",
-            "overlap_by_keys"]
+            "overlap_by_keys", "secondary_deletes"]
 # Features whose activity in any invocation of a run counts once one
 # invocation claims them (their work follows the data, not the options).
 # Tombstone picks follow tombstones' age and density, which build up across
@@ -86,6 +86,9 @@ def made_progress(feature, progress, max_key=10000, mix=None, activity=None):
         # (overlap_by_keys_test, DifferentialTest.CompactionOverlapByKeys).
         "overlap_by_keys": compacted > 0 and
         sum((activity or {}).get(k, 0) for k in ("from_filter", "whole_file")) >= 100,
+        # One call in secondary_delete_one_in ops of a thread (at most one in
+        # 5,000): ten thousand writes mean a few calls at the least.
+        "secondary_deletes": written >= 10000,
     }[feature]
 
 
@@ -181,4 +184,6 @@ def claims_of(p):
             p.get("compaction_style", 0) == 0 and \
             p.get("compaction_pri", 3) == 3 and p.get("open_files", -1) == -1:
         c["overlap_by_keys"] = "from_filter"
+    if p.get("secondary_delete_one_in", 0) > 0 and p.get("writepercent", 0) > 0:
+        c["secondary_deletes"] = "calls"
     return c

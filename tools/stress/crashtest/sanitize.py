@@ -114,6 +114,25 @@ def sanitize_lodestone(p):
         # error. Upstream's crash test allows the combination. Keep one of
         # the two, at random, so both stay covered.
         p[random.choice(["backup_one_in", "manual_wal_flush_one_in"])] = 0
+    if int(p.get("secondary_delete_one_in", 0) or 0) > 0:
+        # Where a configuration forces WAL loss (or the test has no expected
+        # state), the expected state cannot know what a crash kept.
+        if not expected_state_test(p) or any(
+                int(p.get(k, 0) or 0) for k in (
+                    "sync_fault_injection", "disable_wal",
+                    "manual_wal_flush_one_in", "user_timestamp_size",
+                    "test_secondary")):
+            p["secondary_delete_one_in"] = 0
+        else:
+            for k in ("use_put_entity_one_in", "use_timed_put_one_in",
+                      "use_attribute_group", "enable_blob_files",
+                      "use_blob_db"):
+                p[k] = 0
+            # MemPurge rewrites memtables: refused with a delete key
+            # extractor.
+            p["experimental_mempurge_threshold"] = 0.0
+    if not int(p.get("secondary_delete_one_in", 0) or 0):
+        p["delete_tile_blocks"] = 1
     if str(p.get("cache_type", "")).startswith("tiered_"):
         # Upstream 9.10.0: ~CacheWithSecondaryAdapter asserts its reservation
         # accounting at exit (reproduced here with every Lodestone option

@@ -40,3 +40,27 @@ def test_backups_stay_where_wal_writes_cannot_fail():
                     {"manual_wal_flush_one_in": 0}):
         p = sanitized(**changes)
         assert p["backup_one_in"] == 1000, changes
+
+
+def test_secondary_deletes_only_where_the_expected_state_survives_a_crash():
+    for changes in ({"sync_fault_injection": 1}, {"disable_wal": 1},
+                    {"manual_wal_flush_one_in": 1000},
+                    {"test_batches_snapshots": 1},
+                    {"user_timestamp_size": 8}):
+        p = sanitized(**dict({"secondary_delete_one_in": 1000, "backup_one_in": 0,
+                              "delete_tile_blocks": 4,
+                              "manual_wal_flush_one_in": 0}, **changes))
+        assert p["secondary_delete_one_in"] == 0, (changes, p)
+        assert p["delete_tile_blocks"] == 1, (changes, p)
+
+
+def test_secondary_deletes_turn_off_the_writes_they_do_not_cover():
+    p = sanitized(secondary_delete_one_in=1000, manual_wal_flush_one_in=0,
+                  use_put_entity_one_in=5, use_timed_put_one_in=5,
+                  enable_blob_files=1, use_attribute_group=1,
+                  experimental_mempurge_threshold=5.0)
+    assert p["secondary_delete_one_in"] == 1000
+    for k in ("use_put_entity_one_in", "use_timed_put_one_in",
+              "enable_blob_files", "use_attribute_group",
+              "experimental_mempurge_threshold"):
+        assert not p[k], (k, p)
