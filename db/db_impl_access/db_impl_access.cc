@@ -1,9 +1,6 @@
 #include "db/db_impl_access/db_impl_access.h"
 
 #include "db/db_impl/db_impl.h"
-#include "db/db_impl/db_impl_follower.h"
-#include "db/db_impl/db_impl_readonly.h"
-#include "db/db_impl/db_impl_secondary.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -139,12 +136,6 @@ Status DBImplAccess::ApplyEdit(DBImpl* db, ColumnFamilyData* cfd,
   }
   sv_context.Clean();
   return s;
-}
-
-bool DBImplAccess::Writable(DBImpl* db) {
-  return dynamic_cast<DBImplReadOnly*>(db) == nullptr &&
-         dynamic_cast<DBImplSecondary*>(db) == nullptr &&
-         dynamic_cast<DBImplFollower*>(db) == nullptr;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -101,9 +101,6 @@ class DBImplAccess {
                           Status (*precondition)(ColumnFamilyData* cfd,
                                                  const void* arg),
                           const void* arg);
-
-  // Whether `db` writes: neither read-only, secondary nor follower.
-  static bool Writable(DBImpl* db);
 };
 
 }  // namespace ROCKSDB_NAMESPACE

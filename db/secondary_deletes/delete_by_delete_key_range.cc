@@ -27,6 +27,7 @@
 #include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/secondary_delete.h"
+#include "util/cast_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -71,11 +72,7 @@ Status DeleteByDeleteKeyRange(DB* db, ColumnFamilyHandle* column_family,
         "DeleteByDeleteKeyRange: lo must be below hi (bytewise), not [" +
         lo.ToString(/*hex=*/true) + ", " + hi.ToString(/*hex=*/true) + ")");
   }
-  auto* impl = dynamic_cast<DBImpl*>(db->GetRootDB());
-  if (impl == nullptr || !DBImplAccess::Writable(impl)) {
-    return Status::NotSupported(
-        "DeleteByDeleteKeyRange needs a DB open for writes");
-  }
+  auto* impl = static_cast_with_check<DBImpl>(db->GetRootDB());
   ColumnFamilyData* cfd =
       static_cast<ColumnFamilyHandleImpl*>(column_family)->cfd();
   // Not changeable by SetOptions; read under the DB mutex all the same.
@@ -84,6 +81,17 @@ Status DeleteByDeleteKeyRange(DB* db, ColumnFamilyHandle* column_family,
   if (extractor == nullptr) {
     return Status::InvalidArgument("column family " + cfd->GetName() +
                                    " has no delete_key_extractor");
+  }
+  // The first flush goes through DB::Flush, which read-only, compacted,
+  // secondary and follower instances refuse: it is also the check that
+  // this DB takes writes (release builds have no RTTI to ask with).
+  Status s = db->Flush(FlushOptions(), column_family);
+  if (s.IsNotSupported()) {
+    return Status::NotSupported(
+        "DeleteByDeleteKeyRange needs a DB open for writes", s.ToString());
+  }
+  if (!s.ok()) {
+    return s;
   }
   SecondaryRangeTombstone tombstone;
   tombstone.lo = lo.ToString();
@@ -101,7 +109,6 @@ Status DeleteByDeleteKeyRange(DB* db, ColumnFamilyHandle* column_family,
     edit.SetLastSequence(tombstone.seq);
     return DBImplAccess::ApplyEdit(impl, cfd, &edit, MayInstall, &tombstone);
   };
-  Status s;
   for (int attempt = 1; attempt <= kMaxAttempts; ++attempt) {
     uint64_t memtable_id = 0;
     {

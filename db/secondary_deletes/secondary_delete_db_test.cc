@@ -117,6 +117,20 @@ TEST_F(SecondaryDeleteDBTest, RefusesWhatItCannotDo) {
                              "b");
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
   delete read_only;
+
+  // A secondary instance beside the primary refuses it too (release builds
+  // tell them apart without RTTI).
+  Open(SecondaryOptions());
+  DB* secondary = nullptr;
+  Options secondary_options = options_;
+  secondary_options.max_open_files = -1;
+  ASSERT_OK(DB::OpenAsSecondary(secondary_options, dbname_,
+                                dbname_ + "_secondary", &secondary));
+  s = DeleteByDeleteKeyRange(secondary, secondary->DefaultColumnFamily(), "a",
+                             "b");
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  delete secondary;
+  EXPECT_EQ(Ticker(SECONDARY_DELETE_TOMBSTONES_ADDED), 0);
 }
 
 TEST_F(SecondaryDeleteDBTest, OptionsAreChecked) {
