@@ -70,10 +70,11 @@ set(LODESTONE_LIB_SOURCES
   db/secondary_deletes/secondary_tombstone_records.cc
   db/secondary_deletes/secondary_tombstones.cc
   # table/kiwi: KiWi's delete tiles (the partition, the tile map, the tile
-  # writer; the table builder and reader do not use them yet:
-  # docs/rfcs/kiwi.md)
+  # writer, and the table builder's and reader's tiles: docs/kiwi.md)
   table/kiwi/tile_map.cc
   table/kiwi/tile_partition.cc
+  table/kiwi/tile_table_builder.cc
+  table/kiwi/tile_table_reader.cc
   table/kiwi/tile_writer.cc
   # tools/ldb_commands: ldb commands (in the library, like ldb_cmd.cc)
   tools/ldb_commands/craft_query_command.cc

@@ -142,6 +142,11 @@ lodestone_gtest(kiwi_layout_test
   SOURCES ${LODESTONE_ROOT}/table/kiwi/tile_map_test.cc
           ${LODESTONE_ROOT}/table/kiwi/tile_partition_test.cc
           ${LODESTONE_ROOT}/table/kiwi/tile_writer_test.cc)
+# table/kiwi: tables with delete tiles in a DB (every read against a model,
+# beside tables without tiles, sst_dump, CRaFT), and blocks a secondary
+# range delete skips and drops unread.
+lodestone_gtest(tile_table_test
+  SOURCES ${LODESTONE_ROOT}/table/kiwi/tile_table_test.cc)
 # db/secondary_deletes: delete key extractors, golden bytes of the
 # secondary range tombstone record, the tombstone set and the covered entry
 # filter against models.
@@ -197,6 +202,7 @@ add_executable(lodestone_fuzz
   ${LODESTONE_ROOT}/cache/location/location_descriptor_fuzz.cc
   ${LODESTONE_ROOT}/table/craft/craft_table_damage_fuzz.cc
   ${LODESTONE_ROOT}/table/kiwi/tile_map_fuzz.cc
+  ${LODESTONE_ROOT}/db/secondary_deletes/secondary_tombstone_fuzz.cc
   ${LODESTONE_ROOT}/tests/fuzz/planted_fuzz.cc)
 target_link_libraries(lodestone_fuzz rocksdb)
 add_dependencies(lodestone_check_deps lodestone_fuzz)

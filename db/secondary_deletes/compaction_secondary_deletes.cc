@@ -21,20 +21,27 @@ const LiveSecondaryTombstones* LiveOf(const Compaction& compaction) {
 
 }  // namespace
 
-InternalIterator* DropCoveredEntries(
-    const Compaction& compaction, const std::vector<SequenceNumber>& snapshots,
-    InternalIterator* input, std::unique_ptr<InternalIterator>* owner) {
+CoveredEntries CompactionCoveredEntries(
+    const Compaction& compaction,
+    const std::vector<SequenceNumber>& snapshots) {
   const Version* input_version = compaction.input_version();
+  Statistics* stats = compaction.immutable_options()->stats;
   if (input_version == nullptr) {
-    return input;
+    return CoveredEntries(nullptr, nullptr, kMaxSequenceNumber, stats);
   }
   CoveredEntries covered(*input_version->storage_info(),
                          *compaction.mutable_cf_options(), kMaxSequenceNumber,
-                         compaction.immutable_options()->stats);
+                         stats);
+  covered.set_snapshots(&snapshots);
+  return covered;
+}
+
+InternalIterator* DropCoveredEntries(const CoveredEntries& covered,
+                                     InternalIterator* input,
+                                     std::unique_ptr<InternalIterator>* owner) {
   if (!covered.active()) {
     return input;
   }
-  covered.set_snapshots(&snapshots);
   // The compaction holds its input version, and the version its options:
   // nothing to keep alive here.
   owner->reset(new CoveredEntryFilterIterator(

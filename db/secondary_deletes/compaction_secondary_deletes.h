@@ -2,6 +2,9 @@
 // its input version's live tombstones (live_secondary_tombstones.h) and its
 // snapshots (CompactionJob's existing_snapshots_, ascending):
 //
+//   - CompactionCoveredEntries: what is covered for it, which its tables'
+//     reads get too (ReadOptions::covered_entries), so that KiWi tiles drop
+//     covered blocks unread;
 //   - DropCoveredEntries: its input passes through the covered entry
 //     filter, so entries covered for every read that can see them are left
 //     out of its outputs (a snapshot older than a tombstone keeps what the
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "db/secondary_deletes/covered_entries.h"
 #include "table/internal_iterator.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -31,12 +35,18 @@ namespace ROCKSDB_NAMESPACE {
 class Compaction;
 struct FileMetaData;
 
-// `input`, or the filter over it, which `*owner` then holds (borrowing
-// `input` and `snapshots`, which must outlive it). Entries dropped count in
-// SECONDARY_DELETE_ENTRIES_DROPPED.
-InternalIterator* DropCoveredEntries(
-    const Compaction& compaction, const std::vector<SequenceNumber>& snapshots,
-    InternalIterator* input, std::unique_ptr<InternalIterator>* owner);
+// The entries covered for `compaction`: each read at the earliest of
+// `snapshots` (ascending) at or above it. Inactive without live tombstones.
+// Borrows `snapshots`, which must outlive it.
+CoveredEntries CompactionCoveredEntries(
+    const Compaction& compaction, const std::vector<SequenceNumber>& snapshots);
+
+// `input`, or the filter of `covered` over it, which `*owner` then holds
+// (borrowing `input` and `covered`, which must outlive it). Entries dropped
+// count in SECONDARY_DELETE_ENTRIES_DROPPED.
+InternalIterator* DropCoveredEntries(const CoveredEntries& covered,
+                                     InternalIterator* input,
+                                     std::unique_ptr<InternalIterator>* owner);
 
 // The entries the filter DropCoveredEntries made dropped, 0 for none: the
 // compaction's count of input entries, which it checks against its input

@@ -30,6 +30,8 @@
 
 #pragma once
 
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "db/dbformat.h"
@@ -74,12 +76,29 @@ struct CoveredEntries {
   // for reads that step over it.
   bool Hides(const ParsedInternalKey& key, const Slice& value) const;
 
+  // A compaction's: the table reader of `table` dropped the block at
+  // `offset`, holding `entries` entries, unread (table/kiwi/
+  // tile_table_reader.h). The compaction never sees them but counts them
+  // among its input records, each block once however often its tile is
+  // opened. Only the compaction's own thread reads through this object.
+  void CountDroppedBlock(const void* table, uint64_t offset,
+                         uint64_t entries) const {
+    if (dropped_blocks_.emplace(table, offset).second) {
+      dropped_block_entries_ += entries;
+    }
+  }
+  uint64_t dropped_block_entries() const { return dropped_block_entries_; }
+
   // Null when inactive.
   const DeleteKeyExtractor* extractor;
   const SecondaryTombstoneSet* tombstones;
   SequenceNumber read_seq;
   const std::vector<SequenceNumber>* snapshots = nullptr;
   Statistics* stats;
+
+ private:
+  mutable std::set<std::pair<const void*, uint64_t>> dropped_blocks_;
+  mutable uint64_t dropped_block_entries_ = 0;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -129,4 +129,20 @@ bool SecondaryTombstoneSet::CoversRange(const Slice& smallest,
   return true;
 }
 
+bool SecondaryTombstoneSet::Overlaps(const Slice& smallest,
+                                     const Slice& largest,
+                                     SequenceNumber read_seq) const {
+  assert(smallest.compare(largest) <= 0);
+  auto it = FragmentOf(smallest);
+  if (it == fragments_.end()) {
+    it = fragments_.begin();
+  }
+  for (; it != fragments_.end() && largest.compare(it->start) >= 0; ++it) {
+    if (!it->seqs.empty() && it->seqs.front() <= read_seq) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace ROCKSDB_NAMESPACE

@@ -1,5 +1,5 @@
 // Secondary range tombstones: what a secondary range delete leaves behind
-// (docs/rfcs/kiwi.md, "Dropping"), and the set of them a reader or a
+// (docs/kiwi.md, "Dropping"), and the set of them a reader or a
 // compaction consults.
 //
 // DeleteByDeleteKeyRange(lo, hi) issued at sequence number `seq` covers,
@@ -83,6 +83,11 @@ class SecondaryTombstoneSet {
   // REQUIRES: smallest <= largest.
   bool CoversRange(const Slice& smallest, const Slice& largest,
                    SequenceNumber largest_seq, SequenceNumber read_seq) const;
+
+  // Whether some tombstone a read at `read_seq` sees holds some delete key
+  // in [smallest, largest] (inclusive). REQUIRES: smallest <= largest.
+  bool Overlaps(const Slice& smallest, const Slice& largest,
+                SequenceNumber read_seq) const;
 
  private:
   // Keys from `start` up to the next fragment's start (the last fragment:

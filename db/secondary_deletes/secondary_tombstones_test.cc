@@ -180,6 +180,12 @@ TEST(SecondaryTombstoneSetTest, ReadsSeeTombstonesUpToTheirSnapshot) {
   EXPECT_TRUE(set.Covers("d", 12, 20));
   EXPECT_FALSE(set.CoversRange("b", "f", 5, 15));  // [e, f] not yet.
   EXPECT_TRUE(set.CoversRange("b", "f", 5, 20));
+  EXPECT_TRUE(set.Overlaps("a", "b", 10));
+  EXPECT_FALSE(set.Overlaps("a", "b", 9));
+  EXPECT_FALSE(set.Overlaps("e", "fz", 19));
+  EXPECT_TRUE(set.Overlaps("e", "fz", 20));
+  EXPECT_FALSE(set.Overlaps("g", "z", kMaxSequenceNumber));
+  EXPECT_FALSE(set.Overlaps("", "a", kMaxSequenceNumber));
 }
 
 TEST(SecondaryTombstoneSetTest, GapBetweenTombstones) {

@@ -1,4 +1,4 @@
-// Lodestone: secondary range deletes (Lethe's KiWi, docs/rfcs/kiwi.md)
+// Lodestone: secondary range deletes (Lethe's KiWi, docs/kiwi.md)
 // delete "every entry whose delete key lies in [lo, hi)", where the delete
 // key D is a second attribute of an entry (a timestamp, a tenant) and the
 // tree is sorted on the user key. A column family names the extractor that

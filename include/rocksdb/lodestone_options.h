@@ -18,6 +18,7 @@ namespace ROCKSDB_NAMESPACE {
 
 class DeleteKeyExtractor;
 class LocationCache;
+struct CoveredEntries;
 
 struct LodestoneDBOptions {
   // Location cache under Get/MultiGet (rocksdb/location_cache.h): remembers
@@ -34,6 +35,14 @@ struct LodestoneDBOptions {
   // initial put; meant for tests and for validating an application.
   // Default: false
   bool verify_initial_puts = false;
+};
+
+// ReadOptions inherits LodestoneReadOptions (patch 0002).
+struct LodestoneReadOptions {
+  // Internal: RocksDB's compactions set it for the table readers of their
+  // inputs (what secondary range deletes cover, so that KiWi tiles drop
+  // covered blocks unread: table/kiwi/tile_table_reader.h). Leave it null.
+  const CoveredEntries* covered_entries = nullptr;
 };
 
 // All but delete_key_extractor are dynamically changeable through the

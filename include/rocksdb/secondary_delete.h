@@ -34,9 +34,10 @@ namespace ROCKSDB_NAMESPACE {
 //     keep it growing per key (a timestamp), so that older versions are
 //     deleted too: otherwise a key may read as an older version until a
 //     compaction drops that version as overwritten.
-//   - Iterators opened before the call keep their view. Reads that start
-//     after it never see a deleted entry, also at snapshots taken before it
-//     (as with a compaction filter).
+//   - Reads are MVCC, as under a Delete: a read at a snapshot taken before
+//     the call, and an iterator opened before it, still see what it
+//     deleted; a read at a later snapshot, or without one, never does.
+//     Compactions keep a deleted entry while an older snapshot can see it.
 //   - A write racing the call lands on either side of it.
 //
 // Cost: the call flushes the column family's memtables (waiting for the

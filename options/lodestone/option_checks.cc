@@ -4,6 +4,7 @@
 
 #include "rocksdb/comparator.h"
 #include "rocksdb/delete_key_extractor.h"
+#include "rocksdb/table.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -37,11 +38,30 @@ Status CheckSecondaryDeleteOptions(const DBOptions& db_options,
     }
     return Status::OK();
   }
-  if (h > 1) {
-    return Status::InvalidArgument(
-        "delete_tile_blocks > 1: delete tiles are not built yet");
-  }
   const char* conflict = nullptr;
+  const auto* table =
+      options.table_factory == nullptr
+          ? nullptr
+          : options.table_factory->GetOptions<BlockBasedTableOptions>();
+  if (h > 1) {
+    // Each replays or reorders data blocks one index entry apiece, where a
+    // tile has several blocks under one (table/kiwi/tile_table_builder.h).
+    if (options.compression_opts.max_dict_bytes > 0 ||
+        options.bottommost_compression_opts.max_dict_bytes > 0) {
+      conflict = "dictionary compression (max_dict_bytes)";
+    } else if (options.compression_opts.parallel_threads > 1 ||
+               options.bottommost_compression_opts.parallel_threads > 1) {
+      conflict = "parallel compression (parallel_threads)";
+    } else if (table != nullptr &&
+               table->data_block_index_type ==
+                   BlockBasedTableOptions::kDataBlockBinaryAndHash) {
+      conflict = "a hash index in data blocks";
+    }
+    if (conflict != nullptr) {
+      return Status::InvalidArgument(
+          std::string("delete_tile_blocks > 1 does not work with ") + conflict);
+    }
+  }
   if (options.comparator != nullptr &&
       options.comparator->timestamp_size() > 0) {
     conflict = "user-defined timestamps";

@@ -11,6 +11,7 @@
 #include "table/block_based/block_based_table_builder.h"
 #include "table/block_fetcher.h"
 #include "table/craft/craft_range_filter_policy.h"
+#include "table/kiwi/tile_table_reader.h"
 #include "table/meta_blocks.h"
 #include "test_util/sync_point.h"
 
@@ -123,7 +124,11 @@ const CraftTableReader::Loaded* CraftTableReader::Load(
     layout.metadata_offset = metadata_handle_.offset();
     layout.block_trailer_size = rep_->footer.GetBlockTrailerSize();
     if (rep_->table_properties != nullptr) {
-      layout.num_data_blocks = rep_->table_properties->num_data_blocks;
+      // With KiWi's tiles the range filter numbers tiles, one per index
+      // entry (table/kiwi/tile_table_builder.h).
+      layout.num_data_blocks = rep_->tiles != nullptr
+                                   ? rep_->tiles->tiles().size()
+                                   : rep_->table_properties->num_data_blocks;
       layout.num_entries = rep_->table_properties->num_entries;
     }
     s = CraftMetadata::Decode(contents.data, layout, &metadata);

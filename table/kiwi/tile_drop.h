@@ -1,5 +1,5 @@
 // Which blocks of a tile a secondary range delete removes without reading
-// them (Lethe's "full page drops", docs/rfcs/kiwi.md, "Dropping"). The
+// them (Lethe's "full page drops", docs/kiwi.md, "Dropping"). The
 // reader skips such a block and a compaction leaves it out of its output;
 // every other block is read, and its entries pass through the covered
 // entry filter (db/secondary_deletes/covered_entry_filter.h) one by one.

@@ -1,7 +1,7 @@
 // KiWi's tile map: the meta block of a table written with delete tiles,
 // which says, per tile, where its data blocks are and which delete keys
 // each holds. Bytes and versions: table/kiwi/FORMAT.md; the design:
-// docs/rfcs/kiwi.md.
+// docs/kiwi.md.
 //
 // A reader (or a compaction) deciding whether a secondary range delete
 // covers a block wholly needs only the block's entry here: the delete key

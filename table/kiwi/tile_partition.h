@@ -1,5 +1,5 @@
 // KiWi's tile partition: which of a delete tile's h data blocks each of its
-// entries goes to (docs/rfcs/kiwi.md, "The layout").
+// entries goes to (docs/kiwi.md, "The layout").
 //
 // A delete tile is a run of a table's entries, in user key (S) order, that
 // the table builder writes as up to h data blocks instead of one. The
