@@ -20,7 +20,8 @@
 
    The other Lodestone options (min_tombstones_for_range_conversion,
    delete_persistence_threshold, tombstone_density_trigger,
-   tombstone_density_window, verify_initial_puts; range_filter inside
+   tombstone_density_window, verify_initial_puts, delete_key_extractor,
+   delete_tile_blocks; range_filter inside
    block_based_table_factory) are set from options strings
    (rocksdb_get_options_from_string) or, where mutable, on an open DB
    (rocksdb_set_options, rocksdb_set_options_cf). The DB properties
@@ -121,6 +122,17 @@ rocksdb_location_cache_get_usage(const rocksdb_location_cache_t* cache);
 /* DBOptions::location_cache; NULL turns the cache off. */
 extern ROCKSDB_LIBRARY_API void rocksdb_options_set_location_cache(
     rocksdb_options_t* opt, rocksdb_location_cache_t* cache);
+
+/* Secondary range deletes (rocksdb/secondary_delete.h, docs/kiwi.md).
+   Deletes every entry of the column family whose delete key d (the
+   column family's delete_key_extractor, set from an options string such as
+   "delete_key_extractor={id=value_prefix;length=8}") has lo <= d < hi,
+   bytewise, written before the call. A column family without an extractor,
+   or lo not below hi, is an error. */
+extern ROCKSDB_LIBRARY_API void rocksdb_delete_by_delete_key_range(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+    const char* lo, size_t lo_len, const char* hi, size_t hi_len,
+    char** errptr);
 
 #ifdef __cplusplus
 } /* end extern "C" */

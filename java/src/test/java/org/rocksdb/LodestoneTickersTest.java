@@ -52,6 +52,22 @@ public class LodestoneTickersTest {
         "rocksdb.compaction.overlap.by.keys.from.filter");
     NAMES.put(TickerType.COMPACTION_OVERLAP_BY_KEYS_WHOLE_FILE,
         "rocksdb.compaction.overlap.by.keys.whole.file");
+    NAMES.put(TickerType.SECONDARY_DELETE_TOMBSTONES_ADDED,
+        "rocksdb.secondary.delete.tombstones.added");
+    NAMES.put(TickerType.SECONDARY_DELETE_TOMBSTONES_RETIRED,
+        "rocksdb.secondary.delete.tombstones.retired");
+    NAMES.put(TickerType.SECONDARY_DELETE_ENTRIES_HIDDEN,
+        "rocksdb.secondary.delete.entries.hidden");
+    NAMES.put(TickerType.SECONDARY_DELETE_ENTRIES_DROPPED,
+        "rocksdb.secondary.delete.entries.dropped");
+    NAMES.put(TickerType.SECONDARY_DELETE_BLOCKS_SKIPPED,
+        "rocksdb.secondary.delete.blocks.skipped");
+    NAMES.put(TickerType.SECONDARY_DELETE_BLOCKS_DROPPED_FULL,
+        "rocksdb.secondary.delete.blocks.dropped.full");
+    NAMES.put(TickerType.SECONDARY_DELETE_BLOCKS_DROPPED_PARTIAL,
+        "rocksdb.secondary.delete.blocks.dropped.partial");
+    NAMES.put(TickerType.SECONDARY_DELETE_BYTES_RECLAIMED,
+        "rocksdb.secondary.delete.bytes.reclaimed");
   }
 
   private static byte[] b(final String s) {
