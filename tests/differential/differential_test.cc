@@ -328,10 +328,12 @@ TEST(DifferentialTest, CraftFilter) {
 // results prove nothing.
 TEST(DifferentialTest, SecondaryDeletes) {
   const std::vector<std::string> feature_sets = {
-      "secondary_deletes", "secondary_deletes_all_features"};
+      "secondary_deletes", "secondary_deletes_tiles",
+      "secondary_deletes_all_features"};
   std::map<std::string, uint64_t> skipped;
   RunFixedSeeds(
-      ParseSets("baseline,secondary_deletes,secondary_deletes_all_features"),
+      ParseSets("baseline,secondary_deletes,secondary_deletes_tiles,"
+                "secondary_deletes_all_features"),
       "differential_secondary_deletes", [&](const RunResult& r) {
         for (const std::string& set : feature_sets) {
           skipped[set] += r.secondary_deletes_skipped.at(set);

@@ -151,6 +151,10 @@ RunResult RunOps(const std::vector<Op>& ops,
     num_column_families = std::max(num_column_families, op.cf + 1);
     secondary_deletes |= op.kind == OpKind::kSecondaryDelete;
   }
+  for (const OptionSet& set : option_sets) {
+    // Its options may need the extractor (delete tiles), ops or none.
+    secondary_deletes |= set.secondary_deletes;
+  }
   std::vector<std::unique_ptr<DbUnderTest>> dbs;
   for (size_t i = 0; i < option_sets.size(); ++i) {
     dbs.emplace_back(new DbUnderTest(option_sets[i],

@@ -184,7 +184,18 @@ std::map<std::string, OptionSet> Registry() {
                       }};
   secondary.secondary_deletes = true;
   add(secondary);
-  // The same beside every other feature's reads and compactions.
+  // KiWi delete tiles of four small blocks: point lookups skip covered
+  // blocks, compactions drop them, iterators read tiles as merges.
+  OptionSet tiles{"secondary_deletes_tiles", [](Options* o) {
+                    o->level0_file_num_compaction_trigger = 1;
+                    o->delete_tile_blocks = 4;
+                    BlockBasedTableOptions table;
+                    table.block_size = 512;
+                    o->table_factory.reset(NewBlockBasedTableFactory(table));
+                  }};
+  tiles.secondary_deletes = true;
+  add(tiles);
+  // Tiles of eight beside every other feature's reads and compactions.
   OptionSet secondary_all{
       "secondary_deletes_all_features", [](Options* o) {
         o->verify_initial_puts = true;
@@ -192,7 +203,9 @@ std::map<std::string, OptionSet> Registry() {
         o->tombstone_density_trigger = 0.5;
         o->location_cache =
             ROCKSDB_NAMESPACE::LocationCache::Create({/*capacity=*/64 << 10});
+        o->delete_tile_blocks = 8;
         BlockBasedTableOptions table;
+        table.block_size = 1024;
         table.range_filter = Craft(/*partition_size=*/256,
                                    /*real_suffix_bits=*/8,
                                    /*range_hash_bits=*/0);

@@ -120,11 +120,13 @@ class ShortBounds {
 // whose last byte (the delete key: key_suffix of length 1, which
 // ApplyOptions configures) lies in a random run of
 // --secondary_delete_width byte values. Holds every key lock of the family
-// across the call, marks the covered keys pending delete in the expected
-// state, retries a call that injected faults failed (its MANIFEST record
-// may be durable all the same) and commits; leaves them pending when the
-// outcome stays unknown. Non-batched test only, where the expected state
-// survives a crash in place (ValidateAndSanitize checks).
+// across the call and marks the covered keys pending delete in the
+// expected state; retries a call that an injected, recoverable error
+// failed (its MANIFEST record may be durable all the same) until it takes,
+// as db_stress retries its writes, then commits; rolls back when writes
+// were stopped or an earlier fault stopped the DB, as db_stress's writes
+// do. Non-batched test only, where the expected state survives a crash in
+// place (ValidateAndSanitize checks).
 void MaybeSecondaryDelete(ThreadState* thread, DB* db, ColumnFamilyHandle* cfh,
                           int cf);
 

@@ -27,8 +27,8 @@ struct OpCounters {
                                                  // that succeeded
   std::atomic<uint64_t> secondary_delete_keys{0};     // ... keys they covered
   std::atomic<uint64_t> secondary_delete_retries{0};  // ... calls retried
-  std::atomic<uint64_t> secondary_delete_unknown{0};  // ... left pending
-  std::atomic<bool> secondary_delete_first_failure{false};  // ... printed
+  std::atomic<uint64_t> secondary_delete_refused{0};  // ... that did not
+                                                      // take (DB stopped)
 };
 OpCounters& Counters();
 

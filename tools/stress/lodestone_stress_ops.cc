@@ -256,16 +256,22 @@ void MaybeSecondaryDelete(ThreadState* thread, DB* db, ColumnFamilyHandle* cfh,
   }
   OpCounters& counters = Counters();
   Status s;
-  for (int attempt = 0; attempt < 100; ++attempt) {
+  for (;;) {
     s = DeleteByDeleteKeyRange(db, cfh, lo_key, hi_key);
-    if (!ExplainedByFaults(s) ||
+    if (s.ok() || !FaultInjectionTestFS::IsInjectedError(s) ||
+        status_to_io_status(Status(s)).GetDataLoss() ||
         s.severity() >= Status::Severity::kFatalError) {
       break;
     }
-    // An injected error: the DB recovers, and the record may be durable
-    // already; the call is idempotent under the locks.
-    counters.secondary_delete_retries.fetch_add(1, std::memory_order_relaxed);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // An injected error the DB recovers from, while the record may be
+    // durable already: retried until it takes, as db_stress retries its
+    // own writes (the call is idempotent under the locks).
+    if (counters.secondary_delete_retries.fetch_add(
+            1, std::memory_order_relaxed) == 0) {
+      fprintf(stderr, "lodestone: first retried secondary delete: %s\n",
+              s.ToString().c_str());
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
   }
   if (s.ok()) {
     for (PendingExpectedValue& p : pending) {
@@ -276,19 +282,13 @@ void MaybeSecondaryDelete(ThreadState* thread, DB* db, ColumnFamilyHandle* cfh,
                                              std::memory_order_relaxed);
     return;
   }
-  if (s.IsTryAgain()) {
-    // Writes were stopped, so the call could not flush: nothing happened.
+  if (s.IsTryAgain() || ExplainedByFaults(s)) {
+    // Writes were stopped, or an earlier fault stopped the DB: the call
+    // did not get to its MANIFEST write, or the DB will not take another.
     for (PendingExpectedValue& p : pending) {
       p.Rollback();
     }
-    return;
-  }
-  if (ExplainedByFaults(s)) {
-    // Durable or not, no one can say: the keys may or may not be deleted.
-    for (PendingExpectedValue& p : pending) {
-      p.PermitUnclosedPendingState();
-    }
-    counters.secondary_delete_unknown.fetch_add(1, std::memory_order_relaxed);
+    counters.secondary_delete_refused.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   for (PendingExpectedValue& p : pending) {

@@ -296,6 +296,12 @@ void AddDynamicOptions(
     std::unordered_map<std::string, std::vector<std::string>>* table) {
   // Values keep an enabled feature enabled, so that a run's activity check
   // still holds; a feature that is off stays off.
+  if (FLAGS_delete_tile_blocks > 1) {
+    // Tables with and without tiles, and of other heights, side by side.
+    table->emplace("delete_tile_blocks",
+                   std::vector<std::string>{
+                       std::to_string(FLAGS_delete_tile_blocks), "1", "3"});
+  }
   if (FLAGS_min_tombstones_for_range_conversion > 0) {
     table->emplace(
         "min_tombstones_for_range_conversion",

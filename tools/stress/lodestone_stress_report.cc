@@ -134,17 +134,19 @@ class Reporter {
             t(COMPACTION_TOMBSTONE_DEADLINE_PICKS), at, when);
     fprintf(stdout,
             "lodestone: secondary_deletes calls=%llu keys=%llu retries=%llu "
-            "unknown=%llu tombstones_added=%llu retired=%llu hidden=%llu "
-            "dropped=%llu blocks_skipped=%llu blocks_dropped=%llu at=%.0f "
+            "refused=%llu tombstones_added=%llu retired=%llu hidden=%llu "
+            "dropped=%llu blocks_skipped=%llu blocks_dropped=%llu "
+            "blocks_partial=%llu at=%.0f "
             "when=%s\n",
             c(n.secondary_deletes), c(n.secondary_delete_keys),
-            c(n.secondary_delete_retries), c(n.secondary_delete_unknown),
+            c(n.secondary_delete_retries), c(n.secondary_delete_refused),
             t(SECONDARY_DELETE_TOMBSTONES_ADDED),
             t(SECONDARY_DELETE_TOMBSTONES_RETIRED),
             t(SECONDARY_DELETE_ENTRIES_HIDDEN),
             t(SECONDARY_DELETE_ENTRIES_DROPPED),
             t(SECONDARY_DELETE_BLOCKS_SKIPPED),
-            t(SECONDARY_DELETE_BLOCKS_DROPPED_FULL), at, when);
+            t(SECONDARY_DELETE_BLOCKS_DROPPED_FULL),
+            t(SECONDARY_DELETE_BLOCKS_DROPPED_PARTIAL), at, when);
     fprintf(stdout,
             "lodestone: overlap_by_keys from_filter=%llu whole_file=%llu "
             "at=%.0f when=%s\n",

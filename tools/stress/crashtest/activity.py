@@ -32,20 +32,27 @@ def feature_line(feature, act):
         "initial_put_contract": ["probes", "refused", "inconclusive", "violations"],
         "tombstone_picks": ["density", "deadline"],
         "overlap_by_keys": ["from_filter", "whole_file"],
-        "secondary_deletes": ["calls", "keys", "retries", "unknown", "hidden",
+        "secondary_deletes": ["calls", "keys", "retries", "refused", "hidden",
                               "dropped", "retired", "blocks_skipped",
                               "blocks_dropped"],
+        "delete_tiles": ["blocks_skipped", "blocks_dropped", "blocks_partial"],
     }[feature]
     return " ".join("%s=%d" % (k, vals.get(k, 0)) for k in keys)
 
 
 def activity_for(feature, act):
     """The per-feature activity dict out of the db_stress lines."""
-    src = {"initial_put_chains": "initial_put"}.get(feature, feature)
+    src = {"initial_put_chains": "initial_put",
+           "delete_tiles": "secondary_deletes"}.get(feature, feature)
     return act.get(src) or {}
 
 
 def metric(feature, metric_name, vals):
     if metric_name == "picks":
         return vals.get("density", 0) + vals.get("deadline", 0)
+    if metric_name == "tile_blocks":
+        # A tile's block judged against a tombstone: skipped or dropped
+        # whole, or read under one over part of its delete keys.
+        return sum(vals.get(k, 0) for k in
+                   ("blocks_skipped", "blocks_dropped", "blocks_partial"))
     return vals.get(metric_name, 0)

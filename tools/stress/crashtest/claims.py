@@ -7,7 +7,7 @@ from .options import OP_MIXES
 # claims it (from its final db_stress parameters).
 FEATURES = ["location_cache", "craft", "conversion", "initial_put",
             "initial_put_chains", "initial_put_contract", "tombstone_picks",
-            "overlap_by_keys", "secondary_deletes"]
+            "overlap_by_keys", "secondary_deletes", "delete_tiles"]
 # Features whose activity in any invocation of a run counts once one
 # invocation claims them (their work follows the data, not the options).
 # Tombstone picks follow tombstones' age and density, which build up across
@@ -15,7 +15,10 @@ FEATURES = ["location_cache", "craft", "conversion", "initial_put",
 # deadline; the next one compacts what it left).
 # Key-count rankings need files straddling one another in adjacent levels,
 # which compactions build up across invocations too.
-CARRIED_OVER = {"initial_put_chains", "tombstone_picks", "overlap_by_keys"}
+# Tiles meet tombstones in the tables they were written to, which outlive
+# the invocation that wrote them.
+CARRIED_OVER = {"initial_put_chains", "tombstone_picks", "overlap_by_keys",
+                "delete_tiles"}
 
 
 # Upstream's operation percentages, which the "upstream" mix keeps.
@@ -89,6 +92,9 @@ def made_progress(feature, progress, max_key=10000, mix=None, activity=None):
         # One call in secondary_delete_one_in ops of a thread (at most one in
         # 5,000): ten thousand writes mean a few calls at the least.
         "secondary_deletes": written >= 10000,
+        # A block is judged only where a live tombstone meets a tiled table
+        # a compaction or a lookup opens.
+        "delete_tiles": written >= 10000 and compacted > 0,
     }[feature]
 
 
@@ -186,4 +192,6 @@ def claims_of(p):
         c["overlap_by_keys"] = "from_filter"
     if p.get("secondary_delete_one_in", 0) > 0 and p.get("writepercent", 0) > 0:
         c["secondary_deletes"] = "calls"
+        if p.get("delete_tile_blocks", 1) > 1:
+            c["delete_tiles"] = "tile_blocks"
     return c

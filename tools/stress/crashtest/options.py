@@ -39,7 +39,8 @@ lodestone_params = {
     # and flushes it, so one in thousands of a thread's ops.
     "secondary_delete_one_in": lambda: random.choice([0, 0, 1000, 5000]),
     "secondary_delete_width": lambda: random.choice([1, 2, 8, 32]),
-    "delete_tile_blocks": 1,
+    # KiWi delete tiles, where secondary range deletes run (sanitize.py).
+    "delete_tile_blocks": lambda: random.choice([1, 1, 4, 8]),
     "lodestone_report_interval_sec": 5,
 }
 
@@ -216,4 +217,11 @@ TOP_UP = {
                               secondary_delete_one_in=500,
                               secondary_delete_width=8, readpercent=35,
                               writepercent=40, delpercent=5, iterpercent=20),
+    # Wide tombstones over small tiles: blocks whose delete keys a tombstone
+    # covers whole.
+    "delete_tiles": dict(_BUSY_COMMON, **SECONDARY_DELETE_NEEDS,
+                         secondary_delete_one_in=500,
+                         secondary_delete_width=32, delete_tile_blocks=8,
+                         readpercent=35, writepercent=40, delpercent=5,
+                         iterpercent=20),
 }

@@ -133,6 +133,14 @@ def sanitize_lodestone(p):
             p["experimental_mempurge_threshold"] = 0.0
     if not int(p.get("secondary_delete_one_in", 0) or 0):
         p["delete_tile_blocks"] = 1
+    if int(p.get("delete_tile_blocks", 1) or 1) > 1:
+        # Dictionary and parallel compression replay or reorder blocks one
+        # index entry each, and a data block hash index is per block: refused
+        # with tiles (options/lodestone/option_checks.cc).
+        p["compression_max_dict_bytes"] = 0
+        p["compression_zstd_max_train_bytes"] = 0
+        p["compression_parallel_threads"] = 1
+        p["data_block_index_type"] = 0
     if str(p.get("cache_type", "")).startswith("tiered_"):
         # Upstream 9.10.0: ~CacheWithSecondaryAdapter asserts its reservation
         # accounting at exit (reproduced here with every Lodestone option

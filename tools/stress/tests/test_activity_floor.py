@@ -231,3 +231,21 @@ def test_each_top_up_claims_its_feature():
     assert sorted(TOP_UP) == sorted(claims.FEATURES)
     for feature, settings in TOP_UP.items():
         assert feature in claims.claims_of(dict(settings)), feature
+
+
+def test_delete_tiles_claimed_only_with_tiles_and_secondary_deletes():
+    p = {"secondary_delete_one_in": 500, "writepercent": 40,
+         "delete_tile_blocks": 8}
+    assert claims.claims_of(p).get("delete_tiles") == "tile_blocks"
+    assert "delete_tiles" not in claims.claims_of(dict(p, delete_tile_blocks=1))
+    assert "delete_tiles" not in claims.claims_of(
+        dict(p, secondary_delete_one_in=0))
+
+
+def test_delete_tiles_busy_only_where_blocks_met_tombstones():
+    from crashtest.activity import metric
+    assert metric("delete_tiles", "tile_blocks", {}) == 0
+    assert metric("delete_tiles", "tile_blocks", {"calls": 5}) == 0
+    assert metric("delete_tiles", "tile_blocks", {"blocks_partial": 3}) == 3
+    assert metric("delete_tiles", "tile_blocks",
+                  {"blocks_skipped": 1, "blocks_dropped": 2}) == 3
