@@ -5,6 +5,7 @@ if(TARGET db_bench)
     tools/workloads/workload.cc
     tools/workloads/workload_options.cc
     tools/workloads/lethe.cc
+    tools/workloads/kiwi.cc
     tools/workloads/queue.cc
     tools/workloads/queue_report.cc
     tools/workloads/tombstone_churn.cc

@@ -77,6 +77,10 @@ double WorkloadWriteAmp(DB* db, uint64_t user_bytes);
 // opening the DB; tools/workloads/workload_options.cc).
 void ConfigureWorkloadOptions(Options* options);
 
+// The kiwi workload's compaction filter, for --kiwi_method=compaction_filter
+// (tools/workloads/kiwi.cc).
+void ConfigureKiwiOptions(Options* options);
+
 // DB::PutInitial in Lodestone; NotSupported in the stock baseline's db_bench,
 // which links an unpatched library.
 Status WorkloadPutInitial(DB* db, const WriteOptions& options, const Slice& key,

@@ -13,6 +13,7 @@
 #include "rocksdb/options.h"
 #ifndef LODESTONE_STOCK_BASELINE
 #include "rocksdb/craft_filter.h"
+#include "rocksdb/delete_key_extractor.h"
 #include "rocksdb/location_cache.h"
 #include "rocksdb/range_filter_policy.h"
 #include "rocksdb/table.h"
@@ -50,6 +51,14 @@ DEFINE_uint32(tombstone_density_window, 128,
 DEFINE_bool(compaction_overlap_by_keys, false,
             "Lodestone: rank compaction candidates by the next-level keys "
             "they overlap, from CRaFT metadata.");
+#ifndef LODESTONE_STOCK_BASELINE
+DEFINE_string(delete_key_extractor, "",
+              "Lodestone: ColumnFamilyOptions::delete_key_extractor, e.g. "
+              "{id=value_prefix;length=8} (empty = none).");
+DEFINE_uint32(delete_tile_blocks, 1,
+              "Lodestone: KiWi delete tiles of this many data blocks (1 = "
+              "none).");
+#endif
 DEFINE_string(location_cache, "",
               "Lodestone: location cache under Get/MultiGet, e.g. 64M or "
               "block_cache_fraction=0.1 (empty = off).");
@@ -116,6 +125,7 @@ void ConfigureRangeFilter(Options* options) {
 #endif
 
 void ConfigureWorkloadOptions(Options* options) {
+  ConfigureKiwiOptions(options);
   if (FLAGS_compact_on_deletion_window > 0) {
     const std::string name = "CompactOnDeletionCollector";
     bool present = false;  // Open() runs again for every fresh DB.
@@ -172,6 +182,18 @@ void ConfigureWorkloadOptions(Options* options) {
   }
   if (FlagGiven("compaction_overlap_by_keys")) {
     options->compaction_overlap_by_keys = FLAGS_compaction_overlap_by_keys;
+  }
+  if (!FLAGS_delete_key_extractor.empty()) {
+    Status s = DeleteKeyExtractor::CreateFromString(
+        ConfigOptions(), FLAGS_delete_key_extractor,
+        &options->delete_key_extractor);
+    if (!s.ok()) {
+      fprintf(stderr, "--delete_key_extractor: %s\n", s.ToString().c_str());
+      exit(1);
+    }
+  }
+  if (FlagGiven("delete_tile_blocks")) {
+    options->delete_tile_blocks = FLAGS_delete_tile_blocks;
   }
 #endif
 }
