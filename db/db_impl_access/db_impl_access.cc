@@ -102,6 +102,11 @@ uint64_t DBImplAccess::NewestImmutableMemTableId(DBImpl* db,
              : cfd->imm()->GetLatestMemTableID(/*for_atomic_flush=*/false);
 }
 
+Status DBImplAccess::BackgroundError(DBImpl* db) {
+  InstrumentedMutexLock lock(&db->mutex_);
+  return db->error_handler_.GetBGError();
+}
+
 Status DBImplAccess::WaitForFlush(DBImpl* db, ColumnFamilyData* cfd,
                                   uint64_t memtable_id) {
   if (memtable_id == 0) {
@@ -131,6 +136,11 @@ Status DBImplAccess::ApplyEdit(DBImpl* db, ColumnFamilyData* cfd,
       if (s.ok()) {
         db->InstallSuperVersionAndScheduleWork(cfd, &sv_context,
                                                mutable_cf_options);
+      } else if (db->versions_->io_status().IsIOError()) {
+        // As ingestion does: the DB stops writes until it recovers, which
+        // writes a new MANIFEST (this one may end in a torn record).
+        db->error_handler_.SetBGError(db->versions_->io_status(),
+                                      BackgroundErrorReason::kManifestWrite);
       }
     }
   }

@@ -88,6 +88,10 @@ class DBImplAccess {
   // REQUIRES: DB mutex not held.
   static uint64_t NewestImmutableMemTableId(DBImpl* db, ColumnFamilyData* cfd);
 
+  // The DB's background error (OK for none), which stops flushes until the
+  // DB recovers. REQUIRES: DB mutex not held.
+  static Status BackgroundError(DBImpl* db);
+
   // Waits until `cfd`'s immutable memtables up to `memtable_id` are flushed
   // (or a background error, shutdown or dropped family stops the wait).
   // REQUIRES: DB mutex not held.
@@ -96,7 +100,9 @@ class DBImplAccess {
 
   // Applies `edit` to `cfd` in the MANIFEST and installs the new version in
   // a new SuperVersion, unless `precondition`, asked first under the DB
-  // mutex, refuses with a status it returns. REQUIRES: DB mutex not held.
+  // mutex, refuses with a status it returns. A failed MANIFEST write sets
+  // the DB's background error, as DBImpl's own MANIFEST writes do.
+  // REQUIRES: DB mutex not held.
   static Status ApplyEdit(DBImpl* db, ColumnFamilyData* cfd, VersionEdit* edit,
                           Status (*precondition)(ColumnFamilyData* cfd,
                                                  const void* arg),

@@ -82,10 +82,17 @@ Status DeleteByDeleteKeyRange(DB* db, ColumnFamilyHandle* column_family,
     return Status::InvalidArgument("column family " + cfd->GetName() +
                                    " has no delete_key_extractor");
   }
+  // While the DB has a background error no flush can finish, and each one
+  // asked for keeps a flush job scheduled, which the recovery waits out:
+  // callers that retry every second would keep the DB from recovering.
+  Status s = DBImplAccess::BackgroundError(impl);
+  if (!s.ok()) {
+    return s;
+  }
   // The first flush goes through DB::Flush, which read-only, compacted,
   // secondary and follower instances refuse: it is also the check that
   // this DB takes writes (release builds have no RTTI to ask with).
-  Status s = db->Flush(FlushOptions(), column_family);
+  s = db->Flush(FlushOptions(), column_family);
   if (s.IsNotSupported()) {
     return Status::NotSupported(
         "DeleteByDeleteKeyRange needs a DB open for writes", s.ToString());

@@ -15,6 +15,8 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/utilities/options_util.h"
 #include "test_util/lodestone/planted_bugs.h"
+#include "test_util/sync_point.h"
+#include "utilities/fault_injection_fs.h"
 #include "utilities/merge_operators.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -131,6 +133,53 @@ TEST_F(SecondaryDeleteDBTest, RefusesWhatItCannotDo) {
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
   delete secondary;
   EXPECT_EQ(Ticker(SECONDARY_DELETE_TOMBSTONES_ADDED), 0);
+}
+
+// A failed MANIFEST write stops the DB as DBImpl's own MANIFEST writes do,
+// until it recovers onto a new MANIFEST; then the call takes. (Left running,
+// the VersionSet kept failing every later call: db_stress retried one for
+// as long as it ran.)
+TEST_F(SecondaryDeleteDBTest, FailedManifestWriteStopsTheDBUntilResume) {
+  auto fault_fs =
+      std::make_shared<FaultInjectionTestFS>(env_->GetFileSystem());
+  std::unique_ptr<Env> fault_env(new CompositeEnvWrapper(env_, fault_fs));
+  Options options = SecondaryOptions();
+  options.env = fault_env.get();
+  DestroyAndReopen(options);
+  options_ = options;
+  ASSERT_OK(Put("k1", "d1-one"));
+  ASSERT_OK(Put("k2", "d5-two"));
+  ASSERT_OK(Flush());
+
+  // The memtables are empty: the call's only MANIFEST write is its record.
+  SyncPoint::GetInstance()->SetCallBack(
+      "VersionSet::LogAndApply:WriteManifest", [&](void*) {
+        fault_fs->SetFilesystemActive(false,
+                                      IOStatus::NoSpace("injected MANIFEST"));
+      });
+  SyncPoint::GetInstance()->EnableProcessing();
+  Status s = DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "d0",
+                                    "d3");
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  SyncPoint::GetInstance()->DisableProcessing();
+  SyncPoint::GetInstance()->ClearAllCallBacks();
+  fault_fs->SetFilesystemActive(true);
+  EXPECT_EQ(Read("k1"), "d1-one");
+  // Stopped: writes fail until the DB resumes.
+  EXPECT_NOK(Put("k3", "d9-three"));
+  // Out of space: the SstFileManager may have started the recovery.
+  for (int i = 0; i < 100 && (s = db_->Resume()).IsBusy(); ++i) {
+    env_->SleepForMicroseconds(100 * 1000);
+  }
+  ASSERT_OK(s);
+  ASSERT_OK(DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "d0",
+                                   "d3"));
+  EXPECT_EQ(Read("k1"), "NOT_FOUND");
+  EXPECT_EQ(Read("k2"), "d5-two");
+  Reopen(options);
+  EXPECT_EQ(Read("k1"), "NOT_FOUND");
+  EXPECT_EQ(Read("k2"), "d5-two");
+  Close();
 }
 
 TEST_F(SecondaryDeleteDBTest, OptionsAreChecked) {

@@ -268,7 +268,7 @@ void MaybeSecondaryDelete(ThreadState* thread, DB* db, ColumnFamilyHandle* cfh,
     // own writes (the call is idempotent under the locks).
     if (counters.secondary_delete_retries.fetch_add(
             1, std::memory_order_relaxed) == 0) {
-      fprintf(stderr, "lodestone: first retried secondary delete: %s\n",
+      fprintf(stdout, "lodestone: first retried secondary delete: %s\n",
               s.ToString().c_str());
     }
     std::this_thread::sleep_for(std::chrono::seconds(1));
