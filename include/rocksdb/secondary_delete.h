@@ -52,10 +52,12 @@ namespace ROCKSDB_NAMESPACE {
 // Returns InvalidArgument when lo >= hi, the column family has no
 // delete_key_extractor or was dropped; NotSupported for a read-only,
 // secondary or follower DB; TryAgain when writes are stopped (the flush
-// cannot be scheduled), as Flush does; the flush's or the MANIFEST write's
-// error otherwise. A call that failed may still have taken effect (a
-// MANIFEST write can fail after its record is durable); repeating it is
-// harmless.
+// cannot be scheduled), as Flush does; the DB's background error while it
+// has one (retry once the DB has recovered or been resumed); the flush's or
+// the MANIFEST write's error otherwise, a failed MANIFEST write stopping
+// the DB as a failed flush does. A call that failed may still have taken
+// effect (a MANIFEST write can fail after its record is durable); repeating
+// it is harmless.
 Status DeleteByDeleteKeyRange(DB* db, ColumnFamilyHandle* column_family,
                               const Slice& lo, const Slice& hi);
 
