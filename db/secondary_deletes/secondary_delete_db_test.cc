@@ -140,8 +140,7 @@ TEST_F(SecondaryDeleteDBTest, RefusesWhatItCannotDo) {
 // the VersionSet kept failing every later call: db_stress retried one for
 // as long as it ran.)
 TEST_F(SecondaryDeleteDBTest, FailedManifestWriteStopsTheDBUntilResume) {
-  auto fault_fs =
-      std::make_shared<FaultInjectionTestFS>(env_->GetFileSystem());
+  auto fault_fs = std::make_shared<FaultInjectionTestFS>(env_->GetFileSystem());
   std::unique_ptr<Env> fault_env(new CompositeEnvWrapper(env_, fault_fs));
   Options options = SecondaryOptions();
   options.env = fault_env.get();
@@ -158,8 +157,8 @@ TEST_F(SecondaryDeleteDBTest, FailedManifestWriteStopsTheDBUntilResume) {
                                       IOStatus::NoSpace("injected MANIFEST"));
       });
   SyncPoint::GetInstance()->EnableProcessing();
-  Status s = DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "d0",
-                                    "d3");
+  Status s =
+      DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "d0", "d3");
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   SyncPoint::GetInstance()->DisableProcessing();
   SyncPoint::GetInstance()->ClearAllCallBacks();
@@ -172,8 +171,8 @@ TEST_F(SecondaryDeleteDBTest, FailedManifestWriteStopsTheDBUntilResume) {
     env_->SleepForMicroseconds(100 * 1000);
   }
   ASSERT_OK(s);
-  ASSERT_OK(DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "d0",
-                                   "d3"));
+  ASSERT_OK(
+      DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "d0", "d3"));
   EXPECT_EQ(Read("k1"), "NOT_FOUND");
   EXPECT_EQ(Read("k2"), "d5-two");
   Reopen(options);

@@ -6,7 +6,6 @@
 #include "db/column_family.h"
 #include "db/secondary_deletes/live_secondary_tombstones.h"
 #include "db/version_set.h"
-#include "options/lodestone/option_types.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -19,7 +18,9 @@ std::string SecondaryDeletesReport(ColumnFamilyData* cfd) {
   const LiveSecondaryTombstones* live = vstorage.secondary_tombstones().get();
   std::string out =
       "delete_key_extractor: " +
-      DescribeDeleteKeyExtractor(mo.delete_key_extractor.get()) +
+      (mo.delete_key_extractor == nullptr
+           ? std::string("None")
+           : DescribeExtractor(*mo.delete_key_extractor)) +
       "\ndelete_tile_blocks: " + std::to_string(mo.delete_tile_blocks) +
       "\nwatermark: " +
       std::to_string(live == nullptr ? 0 : live->watermark()) +

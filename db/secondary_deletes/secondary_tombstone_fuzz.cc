@@ -61,8 +61,8 @@ bool CoveredByOne(const std::vector<SecondaryRangeTombstone>& tombstones,
                   const Slice& key, SequenceNumber entry_seq,
                   SequenceNumber read_seq) {
   for (const SecondaryRangeTombstone& t : tombstones) {
-    if (key.compare(t.lo) >= 0 && key.compare(t.hi) < 0 &&
-        entry_seq < t.seq && t.seq <= read_seq) {
+    if (key.compare(t.lo) >= 0 && key.compare(t.hi) < 0 && entry_seq < t.seq &&
+        t.seq <= read_seq) {
       return true;
     }
   }
@@ -86,7 +86,8 @@ bool Run(const Slice& input) {
     SecondaryRangeTombstone again;
     if (!again.DecodeFrom(&again_input).ok() || !again_input.empty() ||
         !(again == t)) {
-      fuzz::FuzzFail("an accepted record encodes to itself", t.lo + ".." + t.hi);
+      fuzz::FuzzFail("an accepted record encodes to itself",
+                     t.lo + ".." + t.hi);
     }
     tombstones.push_back(std::move(t));
   }
@@ -123,8 +124,7 @@ bool Run(const Slice& input) {
               Slice(key).compare(largest) > 0) {
             continue;
           }
-          if (set.CoversRange(smallest, largest, /*largest_seq=*/0,
-                              read_seq) &&
+          if (set.CoversRange(smallest, largest, /*largest_seq=*/0, read_seq) &&
               !CoveredByOne(tombstones, key, 0, read_seq)) {
             fuzz::FuzzFail("a covered range holds no uncovered key", key);
           }

@@ -1,12 +1,13 @@
 // Lodestone: JNI for org.rocksdb.SecondaryDeletes: one C++
 // DeleteByDeleteKeyRange call, a failed status thrown as a RocksDBException.
 
+#include "rocksdb/secondary_delete.h"
+
 #include <jni.h>
 
 #include <string>
 
 #include "include/org_rocksdb_SecondaryDeletes.h"
-#include "rocksdb/secondary_delete.h"
 #include "rocksjni/portal.h"
 
 namespace {
@@ -26,12 +27,11 @@ bool CopyBytes(JNIEnv* env, jbyteArray array, std::string* out) {
 }  // namespace
 
 void Java_org_rocksdb_SecondaryDeletes_deleteByDeleteKeyRange(
-    JNIEnv* env, jclass, jlong jdb, jlong jcf, jbyteArray jlo,
-    jbyteArray jhi) {
+    JNIEnv* env, jclass, jlong jdb, jlong jcf, jbyteArray jlo, jbyteArray jhi) {
   auto* db = reinterpret_cast<ROCKSDB_NAMESPACE::DB*>(jdb);
-  auto* cf = jcf == 0
-                 ? db->DefaultColumnFamily()
-                 : reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyHandle*>(jcf);
+  auto* cf =
+      jcf == 0 ? db->DefaultColumnFamily()
+               : reinterpret_cast<ROCKSDB_NAMESPACE::ColumnFamilyHandle*>(jcf);
   std::string lo;
   std::string hi;
   if (!CopyBytes(env, jlo, &lo) || !CopyBytes(env, jhi, &hi)) {

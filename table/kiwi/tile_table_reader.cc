@@ -136,8 +136,8 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
   // whole though they may lie in its neighbour's range: it reads the block
   // and drops its covered entries one by one instead.
   const bool may_drop_whole =
-      !for_compaction || (ro.iterate_lower_bound == nullptr &&
-                          ro.iterate_upper_bound == nullptr);
+      !for_compaction ||
+      (ro.iterate_lower_bound == nullptr && ro.iterate_upper_bound == nullptr);
   std::vector<const TileBlock*> live;
   for (const TileBlock& block : tile->blocks) {
     if (may_drop_whole && covered != nullptr && covered->active() &&

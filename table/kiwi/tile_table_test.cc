@@ -82,14 +82,23 @@ class TileTableTest : public DBTestBase {
     ASSERT_OK(Flush());
   }
 
+  // A secondary range delete of the delete keys below `hi` (from "00"),
+  // in the DB and in the model.
+  void DeleteBelow(const std::string& hi) {
+    ASSERT_OK(
+        DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "00", hi));
+    for (auto it = model_.begin(); it != model_.end();) {
+      it = it->second.compare(0, 2, hi) < 0 ? model_.erase(it) : ++it;
+    }
+  }
+
   // Every read agrees with the model: Get, MultiGet, a full scan both ways
   // and a seek to each key.
   void CheckAgainstModel() {
     for (int i = 0; i < 2100; i += 7) {
       const std::string key = KeyOf(i);
       auto it = model_.find(key);
-      EXPECT_EQ(Get(key), it == model_.end() ? "NOT_FOUND" : it->second)
-          << key;
+      EXPECT_EQ(Get(key), it == model_.end() ? "NOT_FOUND" : it->second) << key;
     }
     std::vector<std::string> keys;
     for (int i = 0; i < 2100; i += 13) {
@@ -138,8 +147,8 @@ class TileTableTest : public DBTestBase {
                            /*output_hex=*/false, /*decode_blob_index=*/false);
       EXPECT_OK(dumper.getStatus());
       EXPECT_OK(dumper.VerifyChecksum());
-      EXPECT_OK(dumper.ReadSequential(/*print_kv=*/false, 0, false, "", false,
-                                      ""));
+      EXPECT_OK(
+          dumper.ReadSequential(/*print_kv=*/false, 0, false, "", false, ""));
       const std::string out = dbname_ + "/dump.txt";
       EXPECT_OK(dumper.DumpTable(out));
       std::string dump;
@@ -254,11 +263,7 @@ TEST_F(TileTableTest, SecondaryDeleteDropsWholeBlocks) {
   std::mt19937_64 rng(41);
   DestroyAndReopen(TiledOptions(8));
   Fill(2000, rng);
-  ASSERT_OK(DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "00",
-                                   "60"));
-  for (auto it = model_.begin(); it != model_.end();) {
-    it = it->second.compare(0, 2, "60") < 0 ? model_.erase(it) : ++it;
-  }
+  DeleteBelow("60");
   CheckAgainstModel();
   EXPECT_GT(Ticker(SECONDARY_DELETE_BLOCKS_SKIPPED), 0);
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
@@ -277,11 +282,7 @@ TEST_F(TileTableTest, WayBackToStock) {
   std::mt19937_64 rng(5);
   DestroyAndReopen(TiledOptions(8));
   Fill(2000, rng);
-  ASSERT_OK(DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "00",
-                                   "30"));
-  for (auto it = model_.begin(); it != model_.end();) {
-    it = it->second.compare(0, 2, "30") < 0 ? model_.erase(it) : ++it;
-  }
+  DeleteBelow("30");
   ASSERT_GT(TablesWithTileMaps(), 0);
   ASSERT_GT(TombstoneRecordsInManifest(), 0);
 
@@ -315,8 +316,7 @@ TEST_F(TileTableTest, WithoutTilesNothingIsDroppedWhole) {
   std::mt19937_64 rng(41);
   DestroyAndReopen(TiledOptions(1));
   Fill(2000, rng);
-  ASSERT_OK(DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "00",
-                                   "60"));
+  DeleteBelow("60");
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   EXPECT_EQ(Ticker(SECONDARY_DELETE_BLOCKS_DROPPED_FULL), 0);
   EXPECT_EQ(Ticker(SECONDARY_DELETE_BLOCKS_SKIPPED), 0);

@@ -331,14 +331,13 @@ TEST(DifferentialTest, SecondaryDeletes) {
       "secondary_deletes", "secondary_deletes_tiles",
       "secondary_deletes_all_features"};
   std::map<std::string, uint64_t> skipped;
-  RunFixedSeeds(
-      ParseSets("baseline,secondary_deletes,secondary_deletes_tiles,"
-                "secondary_deletes_all_features"),
-      "differential_secondary_deletes", [&](const RunResult& r) {
-        for (const std::string& set : feature_sets) {
-          skipped[set] += r.secondary_deletes_skipped.at(set);
-        }
-      });
+  RunFixedSeeds(ParseSets("baseline,secondary_deletes,secondary_deletes_tiles,"
+                          "secondary_deletes_all_features"),
+                "differential_secondary_deletes", [&](const RunResult& r) {
+                  for (const std::string& set : feature_sets) {
+                    skipped[set] += r.secondary_deletes_skipped.at(set);
+                  }
+                });
   for (const std::string& set : feature_sets) {
     EXPECT_GT(skipped[set], 100u) << set << ": nothing was ever covered";
     fprintf(stderr, "%s: covered puts skipped over 4 seeds: %llu\n",

@@ -42,6 +42,7 @@ DECLARE_int32(put_initial_violation_one_in);
 DECLARE_int32(lodestone_short_bounds_one_in);
 DECLARE_int32(secondary_delete_one_in);
 DECLARE_int32(secondary_delete_width);
+DECLARE_bool(secondary_delete_extractor);
 // Reporting and testing the tests.
 DECLARE_uint32(lodestone_report_interval_sec);
 DECLARE_string(lodestone_plant_bug);

@@ -84,6 +84,13 @@ DEFINE_int32(secondary_delete_one_in, 0,
              "extractor becomes key_suffix of length 1). Non-batched test, "
              "without WAL loss or user timestamps. 0: never.");
 
+DEFINE_bool(secondary_delete_extractor, false,
+            "Lodestone: open with the delete key extractor of "
+            "--secondary_delete_one_in (key_suffix of length 1) without "
+            "issuing secondary deletes: a DB whose earlier runs issued them "
+            "holds their tombstones until compactions retire them, and "
+            "opens only with their extractor.");
+
 DEFINE_int32(secondary_delete_width, 2,
              "Lodestone: byte values one secondary range delete covers "
              "(1 to 256).");

@@ -187,6 +187,7 @@ bool AnyFeatureOn() {
          FLAGS_put_initial_violation_one_in > 0 ||
          FLAGS_lodestone_short_bounds_one_in > 0 ||
          FLAGS_secondary_delete_one_in > 0 ||
+         FLAGS_secondary_delete_extractor ||
          !FLAGS_lodestone_plant_bug.empty() ||
          FLAGS_lodestone_report_interval_sec > 0;
 }
@@ -229,7 +230,7 @@ void ApplyOptions(Options* options) {
   if (FLAGS_compaction_overlap_by_keys || Given("compaction_overlap_by_keys")) {
     options->compaction_overlap_by_keys = FLAGS_compaction_overlap_by_keys;
   }
-  if (FLAGS_secondary_delete_one_in > 0) {
+  if (FLAGS_secondary_delete_one_in > 0 || FLAGS_secondary_delete_extractor) {
     options->delete_key_extractor = NewKeySuffixDeleteKeyExtractor(1);
     options->delete_tile_blocks = FLAGS_delete_tile_blocks;
   }

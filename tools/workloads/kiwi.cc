@@ -117,8 +117,7 @@ Bytes IoBytes(Statistics* stats) {
 }
 
 double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       since)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
       .count();
 }
 
@@ -131,7 +130,10 @@ double SstMiB(DB* db) {
 class Kiwi {
  public:
   explicit Kiwi(WorkloadThread* t)
-      : t_(t), db_(t->db), rng_(t->seed), stats_(db_->GetOptions().statistics) {}
+      : t_(t),
+        db_(t->db),
+        rng_(t->seed),
+        stats_(db_->GetOptions().statistics) {}
 
   void Run() {
     Load();
@@ -190,10 +192,10 @@ class Kiwi {
                 "%.2f,%.2f,%" PRIu64 "\n",
                 delete_seconds, (io1.read - io0.read) / mib,
                 (io1.written - io0.written) / mib, reclaim_seconds,
-                (io2.read - io1.read) / mib,
-                (io2.written - io1.written) / mib, gets_before, gets_after,
-                gets_reclaimed, scans_before, scans_after, space_before,
-                space_after, space_reclaimed, errors);
+                (io2.read - io1.read) / mib, (io2.written - io1.written) / mib,
+                gets_before, gets_after, gets_reclaimed, scans_before,
+                scans_after, space_before, space_after, space_reclaimed,
+                errors);
         fclose(f);
       }
     }

@@ -454,7 +454,8 @@ static void TestSecondaryDeletes(void) {
   CHECK_NO_ERROR(err);
   rocksdb_put(db, wo, "b", 1, "d5-b", 4, &err);
   CHECK_NO_ERROR(err);
-  rocksdb_column_family_handle_t* cf = rocksdb_get_default_column_family_handle(db);
+  rocksdb_column_family_handle_t* cf =
+      rocksdb_get_default_column_family_handle(db);
   rocksdb_delete_by_delete_key_range(db, cf, "d5", 2, "d6", 2, &err);
   CHECK_NO_ERROR(err);
   CheckGet(db, NULL, "a", "d1-a");

@@ -65,6 +65,10 @@ def child_main(a):
     drawn_per_run = {k: v() for k, v in cfg.get("drawn_per_run", {}).items()}
     invocations = []
     pending = {}
+    # Set once an invocation issued secondary deletes: the DB then holds
+    # tombstones (until compactions retire them) and opens only with their
+    # extractor, so every later invocation of the run keeps it.
+    tombstones_possible = []
     orig_finalize = dc.finalize_and_sanitize
     orig_execute = dc.execute_cmd
 
@@ -87,7 +91,8 @@ def child_main(a):
             p.update(OP_MIXES[mix])
         if no_prefix:
             p["prefix_size"] = -1
-        if _value(p.get("secondary_delete_one_in", 0)) > 0:
+        if _value(p.get("secondary_delete_one_in", 0)) > 0 or \
+                tombstones_possible:
             p.update(SECONDARY_DELETE_NEEDS)
         for k, v in cfg["forced"].items():
             p[k] = v
@@ -103,6 +108,11 @@ def child_main(a):
             dest["threads"] = random.choice([4, 8])
         for k, v in forced_by_user.items():
             dest[k] = v  # Also over upstream's and Lodestone's sanitizing.
+        if int(dest.get("secondary_delete_one_in", 0) or 0) > 0:
+            tombstones_possible.append(True)
+        elif tombstones_possible:
+            dest["secondary_delete_extractor"] = 1
+            dest["delete_tile_blocks"] = 1
         pending["mix"] = mix
         pending["params"] = dest
         return dest

@@ -169,8 +169,14 @@ def claims_of(p):
         # runs, invocations with acquire_snapshot_one_in=100 pruned 0-168
         # chains each (whitebox seeds 2911008 and 2911009: none), those
         # with 10,000 pruned 42-3,295.
+        # Through a TransactionDB chains are pruned too rarely to judge: in
+        # blackbox_txn seed 1005 (delete_heavy, 7,000-30,000 writes per
+        # invocation) two invocations pruned 6 chains in one run and 0 in
+        # two others, where blackbox_write_faults' pruned 340. Such runs
+        # still prune and are verified; only their activity is not judged.
         frequent_snapshots = 0 < p.get("acquire_snapshot_one_in", 0) < 1000
-        if p.get("delpercent", 0) > 0 and not frequent_snapshots:
+        if p.get("delpercent", 0) > 0 and not frequent_snapshots and \
+                not p.get("use_txn"):
             c["initial_put_chains"] = "chains_pruned"
     if p.get("put_initial_violation_one_in", 0) > 0 and p.get("writepercent", 0) > 0:
         c["initial_put_contract"] = "refused"
