@@ -138,11 +138,14 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
   const bool may_drop_whole =
       !for_compaction ||
       (ro.iterate_lower_bound == nullptr && ro.iterate_upper_bound == nullptr);
+  // Asked once per tile, not per block.
+  const bool judged = covered != nullptr && covered->active();
+  const SequenceNumber read_seq = judged ? covered->ReadSeqFor(0) : 0;
+  const SequenceNumber largest_seqno = judged ? LargestSeqno(rep) : 0;
   std::vector<const TileBlock*> live;
   for (const TileBlock& block : tile->blocks) {
-    if (may_drop_whole && covered != nullptr && covered->active() &&
-        DroppedWhole(block, *covered->tombstones, LargestSeqno(rep),
-                     covered->ReadSeqFor(0))) {
+    if (judged && may_drop_whole &&
+        DroppedWhole(block, *covered->tombstones, largest_seqno, read_seq)) {
       if (for_compaction) {
         covered->CountDroppedBlock(&rep, block.handle.offset(), block.entries);
         RecordTick(stats, SECONDARY_DELETE_BLOCKS_DROPPED_FULL);
@@ -153,11 +156,9 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
       }
       continue;
     }
-    if (for_compaction && covered != nullptr && covered->active() &&
-        block.has_delete_keys &&
+    if (judged && for_compaction && block.has_delete_keys &&
         covered->tombstones->Overlaps(block.smallest_delete_key,
-                                      block.largest_delete_key,
-                                      covered->ReadSeqFor(0))) {
+                                      block.largest_delete_key, read_seq)) {
       // Read entry by entry under a tombstone: a partial drop.
       RecordTick(stats, SECONDARY_DELETE_BLOCKS_DROPPED_PARTIAL);
     }
