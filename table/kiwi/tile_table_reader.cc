@@ -59,6 +59,83 @@ void InitFromContents(const BlockBasedTable::Rep& rep, const Slice& contents,
   iter->RegisterCleanup(&DeleteBlock, block, nullptr);
 }
 
+// The entries of a tile a point lookup of `user_key` can reach: each live
+// block's entries of the key and, of the entries after them, the smallest,
+// at which BlockBasedTable::Get stops instead of going on to the next tile.
+// Adds them to `merged` in internal key order; false with `*s` set when a
+// block fails.
+bool MergeForLookup(DataBlockIter* blocks, size_t n, const Slice& user_key,
+                    const InternalKeyComparator& icmp, BlockBuilder* merged,
+                    Status* s) {
+  const Comparator* ucmp = icmp.user_comparator();
+  IterKey target;
+  target.SetInternalKey(user_key, kMaxSequenceNumber, kValueTypeForSeek);
+  std::vector<std::pair<std::string, std::string>> entries;
+  std::string after_key, after_value;
+  for (size_t i = 0; i < n; ++i) {
+    DataBlockIter& b = blocks[i];
+    for (b.Seek(target.GetInternalKey()); b.Valid(); b.Next()) {
+      if (ucmp->Compare(ExtractUserKey(b.key()), user_key) != 0) {
+        if (after_key.empty() || icmp.Compare(b.key(), after_key) < 0) {
+          after_key.assign(b.key().data(), b.key().size());
+          after_value.assign(b.value().data(), b.value().size());
+        }
+        break;
+      }
+      entries.emplace_back(b.key().ToString(), b.value().ToString());
+    }
+    if (!b.status().ok()) {
+      *s = b.status();
+      return false;
+    }
+  }
+  std::sort(entries.begin(), entries.end(),
+            [&](const std::pair<std::string, std::string>& a,
+                const std::pair<std::string, std::string>& b) {
+              return icmp.Compare(a.first, b.first) < 0;
+            });
+  for (const auto& [key, value] : entries) {
+    merged->Add(key, value);
+  }
+  if (!after_key.empty()) {
+    merged->Add(after_key, after_value);
+  }
+  return true;
+}
+
+// Every entry of the tile's live blocks, in internal key order: the tile's
+// blocks hold disjoint entries, each block in order, so a merge of a few
+// cursors. False with `*s` set when a block fails.
+bool MergeWhole(DataBlockIter* blocks, size_t n,
+                const InternalKeyComparator& icmp, BlockBuilder* merged,
+                Status* s) {
+  for (size_t i = 0; i < n; ++i) {
+    blocks[i].SeekToFirst();
+  }
+  for (;;) {
+    DataBlockIter* next = nullptr;
+    for (size_t i = 0; i < n; ++i) {
+      DataBlockIter& b = blocks[i];
+      if (b.Valid() &&
+          (next == nullptr || icmp.Compare(b.key(), next->key()) < 0)) {
+        next = &b;
+      }
+    }
+    if (next == nullptr) {
+      break;
+    }
+    merged->Add(next->key(), next->value());
+    next->Next();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!blocks[i].status().ok()) {
+      *s = blocks[i].status();
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 TileMapReader::TileMapReader(std::vector<Tile> tiles)
@@ -185,33 +262,21 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
       iter->Invalidate(blocks[i].status());
       return true;
     }
-    blocks[i].SeekToFirst();
   }
-  // The tile's blocks hold disjoint entries, each block in internal key
-  // order: a merge of a few cursors.
   BlockBuilder merged(rep.table_options.block_restart_interval,
                       rep.table_options.use_delta_encoding);
   const InternalKeyComparator& icmp = rep.internal_comparator;
-  for (;;) {
-    DataBlockIter* next = nullptr;
-    for (size_t i = 0; i < n; ++i) {
-      DataBlockIter& b = blocks[i];
-      if (b.Valid() &&
-          (next == nullptr || icmp.Compare(b.key(), next->key()) < 0)) {
-        next = &b;
-      }
-    }
-    if (next == nullptr) {
-      break;
-    }
-    merged.Add(next->key(), next->value());
-    next->Next();
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (!blocks[i].status().ok()) {
-      iter->Invalidate(blocks[i].status());
-      return true;
-    }
+  // A point lookup reads one user key (with timestamps, GetContext's key
+  // is not the whole of it: those lookups read the whole tile).
+  const bool one_key = get_context != nullptr &&
+                       icmp.user_comparator()->timestamp_size() == 0;
+  Status s;
+  if (!(one_key ? MergeForLookup(blocks.get(), n,
+                                 get_context->ukey_to_get_blob_value(), icmp,
+                                 &merged, &s)
+                : MergeWhole(blocks.get(), n, icmp, &merged, &s))) {
+    iter->Invalidate(s);
+    return true;
   }
   InitFromContents(rep, merged.Finish(), iter);
   return true;

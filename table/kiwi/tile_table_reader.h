@@ -21,9 +21,13 @@
 // every block and the covered entry filter above them hides what is covered
 // (db/secondary_deletes/covered_entry_filter.h).
 //
-// The merged block is built per opening and owned by the iterator: a tile
-// costs a decode and an encode of its entries on top of its blocks' reads.
-// Tiles of one block are read as blocks (no merge).
+// The merged block is built per opening and owned by the iterator. For an
+// iterator or a compaction it holds every entry of the tile's live blocks:
+// a decode and an encode of the tile on top of its blocks' reads. For a
+// point lookup (a GetContext, no user timestamps) it holds what the lookup
+// can reach: each live block is seeked to the user key, and the merge is
+// the key's entries and the smallest entry after them, at which the lookup
+// stops. Tiles of one block are read as blocks (no merge).
 
 #pragma once
 

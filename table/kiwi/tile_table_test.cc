@@ -20,6 +20,7 @@
 #include "rocksdb/table.h"
 #include "table/kiwi/tile_map.h"
 #include "table/sst_file_dumper.h"
+#include "utilities/merge_operators.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -236,6 +237,55 @@ TEST_F(TileTableTest, TiledAndUntiledTablesTogether) {
   Reopen(untiled);
   CheckAgainstModel();
   ASSERT_OK(db_->VerifyChecksum());
+}
+
+// A point lookup in a tile reads only its key's entries of each block
+// (tile_table_reader.h): every version of a key, spread over a tile's
+// blocks by their delete keys, is seen at its own snapshot, merge operands
+// included, and keys between the written ones are absent.
+TEST_F(TileTableTest, PointLookupsSeeEveryVersionInATile) {
+  std::mt19937_64 rng(11);
+  Options options = TiledOptions(8);
+  options.merge_operator = MergeOperators::CreateStringAppendOperator();
+  DestroyAndReopen(options);
+  constexpr int kKeys = 300, kRounds = 5;
+  std::vector<std::map<std::string, std::string>> rounds;
+  std::vector<const Snapshot*> snapshots;
+  for (int r = 0; r < kRounds; ++r) {
+    for (int i = 0; i < kKeys; ++i) {
+      const std::string key = KeyOf(2 * i);
+      const uint64_t op = rng() % 10;
+      if (op == 0) {
+        ASSERT_OK(Delete(key));
+        model_.erase(key);
+      } else if (op == 1 && model_.count(key) > 0) {
+        const std::string operand = Value(rng, static_cast<int>(rng() % 100));
+        ASSERT_OK(db_->Merge(WriteOptions(), key, operand));
+        model_[key] += "," + operand;
+      } else {
+        const std::string value = Value(rng, static_cast<int>(rng() % 100));
+        ASSERT_OK(Put(key, value));
+        model_[key] = value;
+      }
+    }
+    rounds.push_back(model_);
+    snapshots.push_back(db_->GetSnapshot());
+  }
+  ASSERT_OK(Flush());
+  ASSERT_GT(TablesWithTileMaps(), 0);
+  for (int r = 0; r < kRounds; ++r) {
+    for (int i = 0; i < 2 * kKeys; ++i) {
+      const std::string key = KeyOf(i);
+      auto it = rounds[r].find(key);
+      EXPECT_EQ(Get(key, snapshots[r]),
+                it == rounds[r].end() ? "NOT_FOUND" : it->second)
+          << key << " at round " << r;
+    }
+  }
+  for (const Snapshot* snapshot : snapshots) {
+    db_->ReleaseSnapshot(snapshot);
+  }
+  CheckAgainstModel();
 }
 
 TEST_F(TileTableTest, TilesRefuseWhatTheyCannotWrite) {
