@@ -268,8 +268,8 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
   const InternalKeyComparator& icmp = rep.internal_comparator;
   // A point lookup reads one user key (with timestamps, GetContext's key
   // is not the whole of it: those lookups read the whole tile).
-  const bool one_key = get_context != nullptr &&
-                       icmp.user_comparator()->timestamp_size() == 0;
+  const bool one_key =
+      get_context != nullptr && icmp.user_comparator()->timestamp_size() == 0;
   Status s;
   if (!(one_key ? MergeForLookup(blocks.get(), n,
                                  get_context->ukey_to_get_blob_value(), icmp,
