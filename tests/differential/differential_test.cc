@@ -428,11 +428,11 @@ TEST(DifferentialSelfTest, CatchesWrongOptionSet) {
 // sees puts vanish; the same seeds pass without the bug.
 TEST(DifferentialSelfTest, CatchesSecondaryDeleteCoveringNewerPuts) {
   using ROCKSDB_NAMESPACE::PlantedBug;
-  const auto sets = ParseSets("baseline,secondary_deletes");
+  const auto sets = ParseSets("planted_secondary_manual_compactions");
   ROCKSDB_NAMESPACE::PlantBug(PlantedBug::kSecondaryDeleteZeroesNewerPuts);
   RunResult planted;
   uint64_t seed = 1;
-  for (; seed <= 8; ++seed) {
+  for (; seed <= 16; ++seed) {
     planted = RunOps(GenerateOps(Generator(seed, flags.ops, sets)), sets,
                      TestDir("differential_self"));
     if (!planted.ok()) break;
@@ -440,6 +440,8 @@ TEST(DifferentialSelfTest, CatchesSecondaryDeleteCoveringNewerPuts) {
   ROCKSDB_NAMESPACE::UnplantBug(PlantedBug::kSecondaryDeleteZeroesNewerPuts);
   ASSERT_TRUE(planted.diverged) << "puts covered by an older secondary "
                                    "range tombstone went unnoticed";
+  fprintf(stderr, "zeroed newer puts caught at seed %llu\n",
+          static_cast<unsigned long long>(seed));
   RunResult control = RunOps(GenerateOps(Generator(seed, flags.ops, sets)),
                              sets, TestDir("differential_self"));
   EXPECT_TRUE(control.ok())

@@ -240,6 +240,19 @@ std::map<std::string, OptionSet> Registry() {
   OptionSet dropped_delete{"planted_drop_delete", nullptr};
   dropped_delete.drop_nth_delete = 7;
   add(dropped_delete);
+  // Secondary deletes with only the op stream's compactions, which run in
+  // the op's call: what a seed's reads meet does not depend on when
+  // background compactions happen to run, so the planted bug in the
+  // bottommost compaction's sequence number floor bites at the same ops on
+  // every machine (a seed caught it in one run and not under another load).
+  OptionSet secondary_manual{"planted_secondary_manual_compactions",
+                             [](Options* o) {
+                               // (Write stalls by L0 files or pending bytes are
+                               // off with them.)
+                               o->disable_auto_compactions = true;
+                             }};
+  secondary_manual.secondary_deletes = true;
+  add(secondary_manual);
   add({"planted_compaction_filter", [](Options* o) {
          static DropSomeValuesFilter filter;
          o->compaction_filter = &filter;
