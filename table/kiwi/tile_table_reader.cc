@@ -63,26 +63,29 @@ void InitFromContents(const BlockBasedTable::Rep& rep, const Slice& contents,
 // block's entries of the key and, of the entries after them, the smallest,
 // at which BlockBasedTable::Get stops instead of going on to the next tile.
 // Adds them to `merged` in internal key order; false with `*s` set when a
-// block fails.
+// block fails. Keys are copied (a block iterator's key may live in its own
+// buffer); values point into the blocks, open throughout, until `merged`
+// copies them.
 bool MergeForLookup(DataBlockIter* blocks, size_t n, const Slice& user_key,
                     const InternalKeyComparator& icmp, BlockBuilder* merged,
                     Status* s) {
   const Comparator* ucmp = icmp.user_comparator();
   IterKey target;
   target.SetInternalKey(user_key, kMaxSequenceNumber, kValueTypeForSeek);
-  std::vector<std::pair<std::string, std::string>> entries;
-  std::string after_key, after_value;
+  std::vector<std::pair<std::string, Slice>> entries;
+  std::string after_key;
+  Slice after_value;
   for (size_t i = 0; i < n; ++i) {
     DataBlockIter& b = blocks[i];
     for (b.Seek(target.GetInternalKey()); b.Valid(); b.Next()) {
       if (ucmp->Compare(ExtractUserKey(b.key()), user_key) != 0) {
         if (after_key.empty() || icmp.Compare(b.key(), after_key) < 0) {
           after_key.assign(b.key().data(), b.key().size());
-          after_value.assign(b.value().data(), b.value().size());
+          after_value = b.value();
         }
         break;
       }
-      entries.emplace_back(b.key().ToString(), b.value().ToString());
+      entries.emplace_back(b.key().ToString(), b.value());
     }
     if (!b.status().ok()) {
       *s = b.status();
@@ -90,8 +93,8 @@ bool MergeForLookup(DataBlockIter* blocks, size_t n, const Slice& user_key,
     }
   }
   std::sort(entries.begin(), entries.end(),
-            [&](const std::pair<std::string, std::string>& a,
-                const std::pair<std::string, std::string>& b) {
+            [&](const std::pair<std::string, Slice>& a,
+                const std::pair<std::string, Slice>& b) {
               return icmp.Compare(a.first, b.first) < 0;
             });
   for (const auto& [key, value] : entries) {
