@@ -27,6 +27,7 @@
 #include "db/version_set.h"
 #include "monitoring/statistics_impl.h"
 #include "rocksdb/secondary_delete.h"
+#include "rocksdb/system_clock.h"
 #include "util/cast_util.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -107,6 +108,13 @@ Status DeleteByDeleteKeyRange(DB* db, ColumnFamilyHandle* column_family,
   // REQUIRES: write thread entered, the family's memtables empty.
   auto install = [&]() {
     tombstone.seq = DBImplAccess::TakeSequenceNumber(impl);
+    // Where a delete-persistence deadline counts from; unknown (0) if the
+    // clock fails, which the deadline treats as overdue.
+    int64_t now = 0;
+    tombstone.issued_at =
+        impl->immutable_db_options().clock->GetCurrentTime(&now).ok() && now > 0
+            ? static_cast<uint64_t>(now)
+            : 0;
     VersionEdit edit;
     edit.SetColumnFamily(cfd->GetID());
     edit.AddSecondaryRangeTombstone(tombstone);

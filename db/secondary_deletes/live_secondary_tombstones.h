@@ -85,6 +85,21 @@ class LiveSecondaryTombstones {
   static bool MayHoldCovered(const FileMetaData& file,
                              const SecondaryRangeTombstone& tombstone);
 
+  // Under a delete-persistence deadline of `threshold_seconds` (FADE), the
+  // Unix time from which every file that may hold what `tombstone` covers
+  // is due for a compaction (db/tombstone_compaction/
+  // tombstone_candidates.h): half the deadline after the call. Unlike a
+  // point tombstone, which must travel down the levels, what a secondary
+  // one covers leaves in one compaction of each file holding it, which may
+  // be every file of the column family: the other half is for those
+  // compactions. 0 (due at once) when the tombstone's issue time is
+  // unknown. REQUIRES: threshold_seconds > 0.
+  static uint64_t DueAt(const SecondaryRangeTombstone& tombstone,
+                        uint64_t threshold_seconds) {
+    return tombstone.issued_at == 0 ? 0
+                                    : tombstone.issued_at + threshold_seconds / 2;
+  }
+
  private:
   const std::vector<SecondaryRangeTombstone> tombstones_;
   const SecondaryTombstoneSet set_;

@@ -475,18 +475,21 @@ TEST(SecondaryDeleteManifestTest, GoldenBytes) {
   t.hi = "b";
   t.seq = 5;
   t.extractor = "x";
+  t.issued_at = 7;
   edit.AddSecondaryRangeTombstone(t);
   std::string encoded;
   ASSERT_TRUE(edit.EncodeTo(&encoded));
-  // Tag 4800 (c0 25), an 8-byte record: version 1, "a", "b", 5, "x".
+  // Tag 4800 (c0 25), a 9-byte record: version 2, "a", "b", 5, "x", issued
+  // at 7.
   EXPECT_EQ(Slice(encoded).ToString(/*hex=*/true),
             "C025"
-            "08"
-            "01"
+            "09"
+            "02"
             "0161"
             "0162"
             "05"
-            "0178");
+            "0178"
+            "07");
 
   VersionEdit decoded;
   ASSERT_OK(decoded.DecodeFrom(encoded));

@@ -26,7 +26,9 @@ std::string SecondaryDeletesReport(ColumnFamilyData* cfd) {
       std::to_string(live == nullptr ? 0 : live->watermark()) +
       "\nlive_tombstones: " +
       std::to_string(live == nullptr ? 0 : live->tombstones().size()) +
-      "\nlo hi seq files_holding_covered\n";
+      "\ndelete_persistence_threshold: " +
+      std::to_string(mo.delete_persistence_threshold) +
+      "\nlo hi seq issued_at due_at files_holding_covered\n";
   if (live == nullptr) {
     return out;
   }
@@ -37,9 +39,17 @@ std::string SecondaryDeletesReport(ColumnFamilyData* cfd) {
         files += LiveSecondaryTombstones::MayHoldCovered(*f, t) ? 1 : 0;
       }
     }
+    // due_at: when its files are compacted for the deadline (FADE), "-"
+    // without one.
+    const std::string due =
+        mo.delete_persistence_threshold == 0
+            ? std::string("-")
+            : std::to_string(LiveSecondaryTombstones::DueAt(
+                  t, mo.delete_persistence_threshold));
     out += Slice(t.lo).ToString(/*hex=*/true) + " " +
            Slice(t.hi).ToString(/*hex=*/true) + " " + std::to_string(t.seq) +
-           " " + std::to_string(files) + "\n";
+           " " + std::to_string(t.issued_at) + " " + due + " " +
+           std::to_string(files) + "\n";
   }
   return out;
 }

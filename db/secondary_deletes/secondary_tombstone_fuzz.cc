@@ -37,7 +37,12 @@ std::vector<std::string> Seeds() {
                {std::string(1, '\x08'), std::string(1, '\xff'), 7, extractor},
                {"\x20\x20", "\x20\x21", kMaxSequenceNumber, extractor}}),
       Records({{"b", "c", 3, "{id=value_prefix;length=8}"},
-               {"b", "c", 9, "{id=value_prefix;length=8}"}}),
+               {"b", "c", 9, "{id=value_prefix;length=8}", 1800000000}}),
+      // Version 1 (no issue time): "a", "b", 5, "x".
+      std::string("\x01\x01"
+                  "a\x01"
+                  "b\x05\x01"
+                  "x"),
   };
 }
 

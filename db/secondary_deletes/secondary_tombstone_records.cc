@@ -41,6 +41,8 @@ std::string DescribeSecondaryRangeTombstones(
     r.append(std::to_string(t.seq));
     r.append(" extractor ");
     r.append(t.extractor);
+    r.append(" issued_at ");
+    r.append(std::to_string(t.issued_at));
   }
   return r;
 }

@@ -9,7 +9,8 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
-constexpr uint32_t kRecordVersion = 1;
+// What EncodeTo writes; DecodeFrom also reads version 1 (no issued_at).
+constexpr uint32_t kRecordVersion = 2;
 
 Status Corrupt(const char* what) {
   return Status::Corruption("secondary range tombstone", what);
@@ -26,6 +27,7 @@ void SecondaryRangeTombstone::EncodeTo(std::string* dst) const {
   PutLengthPrefixedSlice(dst, hi);
   PutVarint64(dst, seq);
   PutLengthPrefixedSlice(dst, extractor);
+  PutVarint64(dst, issued_at);
 }
 
 Status SecondaryRangeTombstone::DecodeFrom(Slice* input) {
@@ -33,13 +35,17 @@ Status SecondaryRangeTombstone::DecodeFrom(Slice* input) {
   if (!GetVarint32(input, &version)) {
     return Corrupt("truncated version");
   }
-  if (version != kRecordVersion) {
+  if (version != 1 && version != kRecordVersion) {
     return Corrupt("unknown version");
   }
   Slice lo_bytes, hi_bytes, extractor_bytes;
   if (!GetLengthPrefixedSlice(input, &lo_bytes) ||
       !GetLengthPrefixedSlice(input, &hi_bytes) || !GetVarint64(input, &seq) ||
       !GetLengthPrefixedSlice(input, &extractor_bytes)) {
+    return Corrupt("truncated field");
+  }
+  issued_at = 0;
+  if (version >= 2 && !GetVarint64(input, &issued_at)) {
     return Corrupt("truncated field");
   }
   if (lo_bytes.compare(hi_bytes) >= 0) {

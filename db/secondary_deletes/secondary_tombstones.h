@@ -41,18 +41,29 @@ struct SecondaryRangeTombstone {
   // means. A DB opens only with the same extractor while the tombstone is
   // live. Never empty.
   std::string extractor;
+  // When the call issued it, in seconds since the Unix epoch by the DB's
+  // clock: where the delete-persistence deadline counts from (FADE,
+  // db/tombstone_compaction/tombstone_candidates.h). 0 when unknown (a
+  // version 1 record), which a deadline treats as overdue.
+  uint64_t issued_at = 0;
 
   bool operator==(const SecondaryRangeTombstone& other) const {
     return lo == other.lo && hi == other.hi && seq == other.seq &&
-           extractor == other.extractor;
+           extractor == other.extractor && issued_at == other.issued_at;
   }
 
-  // The record's bytes (the MANIFEST record's payload), version 1:
-  //   varint32 version = 1
-  //   varint32 + bytes lo
-  //   varint32 + bytes hi
-  //   varint64 seq
-  //   varint32 + bytes extractor
+  // The record's bytes (the MANIFEST record's payload). Versions, each
+  // what the one before holds plus what it adds:
+  //   1: varint32 version = 1
+  //      varint32 + bytes lo
+  //      varint32 + bytes hi
+  //      varint64 seq
+  //      varint32 + bytes extractor
+  //   2: varint64 issued_at, after the extractor
+  // EncodeTo writes version 2; DecodeFrom reads both (version 1 gives
+  // issued_at 0). Builds that read only version 1 refuse a version 2 record
+  // as corrupt, which keeps them from opening the DB while it is live, as a
+  // build without the feature refuses the record's tag.
   // REQUIRES: lo < hi, 0 < seq <= kMaxSequenceNumber, extractor not empty.
   void EncodeTo(std::string* dst) const;
   // Consumes one record from `*input`. Corruption for an unknown version,

@@ -66,19 +66,22 @@ TEST(SecondaryRangeTombstoneTest, GoldenBytes) {
   t.hi = "2026-04";
   t.seq = 300;
   t.extractor = "id=key_suffix;length=7";
+  t.issued_at = 1800000000;
   std::string encoded;
   t.EncodeTo(&encoded);
-  // Written out by hand: version 1, "2026-01", "2026-04", 300 (ac 02),
-  // "id=key_suffix;length=7" (22 bytes).
+  // Written out by hand: version 2, "2026-01", "2026-04", 300 (ac 02),
+  // "id=key_suffix;length=7" (22 bytes), issued at 1800000000 (80 a4 a7 da
+  // 06).
   EXPECT_EQ(Slice(encoded).ToString(true),
-            "01"
+            "02"
             "07"
             "323032362D3031"
             "07"
             "323032362D3034"
             "AC02"
             "16"
-            "69643D6B65795F7375666669783B6C656E6774683D37");
+            "69643D6B65795F7375666669783B6C656E6774683D37"
+            "80A4A7DA06");
 
   Slice in(encoded);
   SecondaryRangeTombstone decoded;
@@ -87,14 +90,44 @@ TEST(SecondaryRangeTombstoneTest, GoldenBytes) {
   EXPECT_TRUE(decoded == t);
 }
 
+// Version 1 (before issue times), as earlier builds wrote it, still reads:
+// its issue time is unknown.
+TEST(SecondaryRangeTombstoneTest, ReadsVersion1) {
+  const std::string v1 =
+      "01"
+      "07"
+      "323032362D3031"
+      "07"
+      "323032362D3034"
+      "AC02"
+      "16"
+      "69643D6B65795F7375666669783B6C656E6774683D37";
+  const std::string bytes = Bytes(v1.c_str());
+  Slice in(bytes);
+  SecondaryRangeTombstone decoded;
+  ASSERT_OK(decoded.DecodeFrom(&in));
+  EXPECT_TRUE(in.empty());
+  EXPECT_EQ(decoded.lo, "2026-01");
+  EXPECT_EQ(decoded.hi, "2026-04");
+  EXPECT_EQ(decoded.seq, 300u);
+  EXPECT_EQ(decoded.extractor, "id=key_suffix;length=7");
+  EXPECT_EQ(decoded.issued_at, 0u);
+}
+
 TEST(SecondaryRangeTombstoneTest, RefusesWhatEncodeCannotWrite) {
   const char* bad[] = {
       "",  // nothing
+      "03"
+      "0161"
+      "0162"
+      "05"
+      "0178"
+      "01",  // version 3
       "02"
       "0161"
       "0162"
       "05"
-      "0178",  // version 2
+      "0178",  // version 2 without its issue time
       "01"
       "0161"
       "0162",  // no seq

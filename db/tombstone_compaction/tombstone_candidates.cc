@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "db/compaction/compaction.h"
+#include "db/secondary_deletes/live_secondary_tombstones.h"
 #include "db/tombstone_compaction/tombstone_deadlines.h"
 #include "db/version_edit.h"
 #include "db/version_set.h"
@@ -72,6 +73,14 @@ void ComputeTombstoneCompactionCandidates(
                                          mutable_cf_options));
   }
 
+  // Secondary range tombstones (docs/kiwi.md) under a deadline: what one
+  // covers is persisted once every file that may hold it was compacted.
+  const LiveSecondaryTombstones* secondary =
+      threshold > 0 ? vstorage.secondary_tombstones().get() : nullptr;
+  if (secondary != nullptr && secondary->empty()) {
+    secondary = nullptr;
+  }
+
   for (int level = 0; level < vstorage.num_levels(); level++) {
     const bool last = level >= last_level;
     int stage = -1;
@@ -81,8 +90,40 @@ void ComputeTombstoneCompactionCandidates(
       stage = 2 + (level - base_level);
     }
     for (FileMetaData* f : vstorage.LevelFiles(level)) {
-      if (f->being_compacted || !f->tombstone_stats.known ||
-          f->tombstone_stats.written_in_place) {
+      if (f->being_compacted || f->tombstone_stats.written_in_place) {
+        continue;
+      }
+      // Deadline of the secondary tombstones the file may hold covered
+      // entries of, at any level: the earliest due one decides.
+      bool holds_covered = false;
+      uint64_t issued = 0;
+      uint64_t due = 0;
+      if (secondary != nullptr) {
+        for (const SecondaryRangeTombstone& t : secondary->tombstones()) {
+          const uint64_t t_due = LiveSecondaryTombstones::DueAt(t, threshold);
+          if ((!holds_covered || t_due < due) &&
+              LiveSecondaryTombstones::MayHoldCovered(*f, t)) {
+            holds_covered = true;
+            issued = t.issued_at;
+            due = t_due;
+          }
+        }
+      }
+      if (holds_covered) {
+        if (now >= due) {
+          const double age = static_cast<double>(now - std::min(issued, now));
+          const double allowed =
+              static_cast<double>(std::max<uint64_t>(due - issued, 1));
+          candidates->push_back({level, f,
+                                 CompactionReason::kDeletePersistenceDeadline,
+                                 age / allowed});
+          continue;
+        }
+        if (*next_deadline == 0 || due < *next_deadline) {
+          *next_deadline = due;
+        }
+      }
+      if (!f->tombstone_stats.known) {
         continue;
       }
       // Deadline: tombstones in the last level are persisted.
@@ -125,6 +166,12 @@ void ComputeTombstoneCompactionCandidates(
       [](const Candidate& a, const Candidate& b) {
         if (a.rank != b.rank) {
           return a.rank > b.rank;
+        }
+        // Upper levels first: compacting a file down also rewrites the
+        // files it overlaps below (all of one secondary tombstone's
+        // candidates share a rank).
+        if (a.level != b.level) {
+          return a.level < b.level;
         }
         if (a.file->tombstone_stats.count != b.file->tombstone_stats.count) {
           return a.file->tombstone_stats.count > b.file->tombstone_stats.count;

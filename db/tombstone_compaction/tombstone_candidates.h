@@ -4,12 +4,17 @@
 //
 //  - Deadline (delete_persistence_threshold, FADE): a file whose oldest
 //    tombstone is older than its stage's cumulative deadline
-//    (tombstone_deadlines.h: stages weighted by capacity). Ranked by how far
-//    past the deadline, then by tombstone count, then by age. The leveled
-//    picker runs these first.
+//    (tombstone_deadlines.h: stages weighted by capacity), and, at any
+//    level, a file that may hold what a live secondary range tombstone
+//    covers (docs/kiwi.md) once that tombstone is half the threshold old
+//    (LiveSecondaryTombstones::DueAt): its compaction drops what the
+//    tombstone covers, and the tombstone retires when no such file is left.
+//    Ranked by how far past the deadline, then upper levels first, then by
+//    tombstone count, then by age. The leveled picker runs these first.
 //  - Density (tombstone_density_trigger): a file in which some window of
 //    tombstone_density_window consecutive entries holds at least that
-//    fraction of point tombstones. Ranked by density, then age. In the last
+//    fraction of point tombstones. Ranked by density, then upper levels
+//    first, then tombstone count, then age. In the last
 //    level the pick is an in-place rewrite that drops the tombstones, so it
 //    runs only when no snapshot can need them (TombstoneCandidateRunnable,
 //    asked at pick time with the live snapshots: the version's own record

@@ -14,7 +14,9 @@
 #include "db/tombstone_compaction/tombstone_deadlines.h"
 #include "db/tombstone_compaction/tombstone_stats.h"
 #include "rocksdb/compaction_filter.h"
+#include "rocksdb/delete_key_extractor.h"
 #include "rocksdb/listener.h"
+#include "rocksdb/secondary_delete.h"
 #include "rocksdb/utilities/transaction_db.h"
 #include "test_util/mock_time_env.h"
 #include "util/coding.h"
@@ -712,6 +714,80 @@ TEST_F(TombstoneCompactionTest, OnePickWithAFilterThatKeepsEverything) {
   EXPECT_TRUE(Storage()->TombstoneCompactionCandidates().empty());
   EXPECT_EQ(Get(Key(0)), "v");
   EXPECT_EQ(Get(Key(1)), "NOT_FOUND");
+}
+
+// FADE for secondary range deletes (docs/kiwi.md): every file that may
+// hold what a secondary range tombstone covers is compacted once the
+// tombstone is half the threshold old, so the space comes back and the
+// tombstone retires within the deadline, idle DB or not; its issue time
+// survives a reopen. Without a deadline nothing compacts (no size trigger
+// fires here), which the second half shows: the reclaim is the deadline's.
+TEST_F(TombstoneCompactionTest, SecondaryDeleteReclaimedWithinTheDeadline) {
+  for (const bool deadline : {true, false}) {
+    SCOPED_TRACE(deadline ? "deadline" : "none");
+    Options options = BaseOptions();
+    options.delete_persistence_threshold = deadline ? 1000 : 0;
+    options.delete_key_extractor = NewValuePrefixDeleteKeyExtractor(1);
+    DestroyAndReopen(options);
+    // Delete key 'a' for even keys, 'b' for odd ones, in L3, L1 and L0.
+    auto put_range = [&](int from, int to) {
+      for (int i = from; i < to; i++) {
+        ASSERT_OK(Put(Key(i), std::string(i % 2 == 0 ? "a" : "b") + "-v"));
+      }
+      ASSERT_OK(Flush());
+    };
+    put_range(0, 200);
+    MoveFilesToLevel(3);
+    put_range(200, 300);
+    MoveFilesToLevel(1);
+    put_range(300, 400);
+    auto live_tombstones = [&]() {
+      std::string p;
+      EXPECT_TRUE(db_->GetProperty("rocksdb.lodestone.secondary-deletes", &p));
+      const size_t at = p.find("live_tombstones: ");
+      EXPECT_NE(at, std::string::npos) << p;
+      return std::stoul(p.substr(at + strlen("live_tombstones: ")));
+    };
+    auto entries_in_files = [&]() {
+      std::vector<LiveFileMetaData> files;
+      db_->GetLiveFilesMetaData(&files);
+      uint64_t n = 0;
+      for (const auto& f : files) {
+        n += f.num_entries;
+      }
+      return n;
+    };
+    ASSERT_OK(DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "a", "b"));
+    ASSERT_EQ(live_tombstones(), 1u);
+
+    // Not due before half the threshold, across a reopen.
+    AdvanceSeconds(400);
+    Reopen(options);
+    ASSERT_OK(dbfull()->TEST_WaitForCompact());
+    EXPECT_EQ(live_tombstones(), 1u);
+    EXPECT_EQ(entries_in_files(), 400u);
+    EXPECT_EQ(recorder_->Count(CompactionReason::kDeletePersistenceDeadline),
+              0);
+
+    // Due at 500 s: reclaimed well before the deadline's 1000 s.
+    AdvanceSeconds(200);
+    ASSERT_OK(dbfull()->TEST_WaitForCompact());
+    if (deadline) {
+      EXPECT_EQ(live_tombstones(), 0u) << FilesPerLevel();
+      EXPECT_EQ(entries_in_files(), 200u) << FilesPerLevel();
+      EXPECT_GT(recorder_->Count(CompactionReason::kDeletePersistenceDeadline),
+                0);
+      EXPECT_GT(options.statistics->getTickerCount(
+                    COMPACTION_TOMBSTONE_DEADLINE_PICKS),
+                0u);
+    } else {
+      EXPECT_EQ(live_tombstones(), 1u);
+      EXPECT_EQ(entries_in_files(), 400u);
+    }
+    for (int i = 0; i < 400; i++) {
+      EXPECT_EQ(Get(Key(i)), i % 2 == 0 ? "NOT_FOUND" : "b-v");
+    }
+  }
 }
 
 // With a snapshot checker (WritePrepared transactions), asking for the
