@@ -96,8 +96,9 @@ class LiveSecondaryTombstones {
   // unknown. REQUIRES: threshold_seconds > 0.
   static uint64_t DueAt(const SecondaryRangeTombstone& tombstone,
                         uint64_t threshold_seconds) {
-    return tombstone.issued_at == 0 ? 0
-                                    : tombstone.issued_at + threshold_seconds / 2;
+    return tombstone.issued_at == 0
+               ? 0
+               : tombstone.issued_at + threshold_seconds / 2;
   }
 
  private:

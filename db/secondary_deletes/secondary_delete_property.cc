@@ -41,11 +41,10 @@ std::string SecondaryDeletesReport(ColumnFamilyData* cfd) {
     }
     // due_at: when its files are compacted for the deadline (FADE), "-"
     // without one.
-    const std::string due =
-        mo.delete_persistence_threshold == 0
-            ? std::string("-")
-            : std::to_string(LiveSecondaryTombstones::DueAt(
-                  t, mo.delete_persistence_threshold));
+    const std::string due = mo.delete_persistence_threshold == 0
+                                ? std::string("-")
+                                : std::to_string(LiveSecondaryTombstones::DueAt(
+                                      t, mo.delete_persistence_threshold));
     out += Slice(t.lo).ToString(/*hex=*/true) + " " +
            Slice(t.hi).ToString(/*hex=*/true) + " " + std::to_string(t.seq) +
            " " + std::to_string(t.issued_at) + " " + due + " " +

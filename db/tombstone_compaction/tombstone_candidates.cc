@@ -96,31 +96,32 @@ void ComputeTombstoneCompactionCandidates(
       // Deadline of the secondary tombstones the file may hold covered
       // entries of, at any level: the earliest due one decides.
       bool holds_covered = false;
-      uint64_t issued = 0;
-      uint64_t due = 0;
+      uint64_t secondary_issued = 0;
+      uint64_t secondary_due = 0;
       if (secondary != nullptr) {
         for (const SecondaryRangeTombstone& t : secondary->tombstones()) {
           const uint64_t t_due = LiveSecondaryTombstones::DueAt(t, threshold);
-          if ((!holds_covered || t_due < due) &&
+          if ((!holds_covered || t_due < secondary_due) &&
               LiveSecondaryTombstones::MayHoldCovered(*f, t)) {
             holds_covered = true;
-            issued = t.issued_at;
-            due = t_due;
+            secondary_issued = t.issued_at;
+            secondary_due = t_due;
           }
         }
       }
       if (holds_covered) {
-        if (now >= due) {
-          const double age = static_cast<double>(now - std::min(issued, now));
-          const double allowed =
-              static_cast<double>(std::max<uint64_t>(due - issued, 1));
+        if (now >= secondary_due) {
+          const double age =
+              static_cast<double>(now - std::min(secondary_issued, now));
+          const double allowed = static_cast<double>(
+              std::max<uint64_t>(secondary_due - secondary_issued, 1));
           candidates->push_back({level, f,
                                  CompactionReason::kDeletePersistenceDeadline,
                                  age / allowed});
           continue;
         }
-        if (*next_deadline == 0 || due < *next_deadline) {
-          *next_deadline = due;
+        if (*next_deadline == 0 || secondary_due < *next_deadline) {
+          *next_deadline = secondary_due;
         }
       }
       if (!f->tombstone_stats.known) {

@@ -757,7 +757,8 @@ TEST_F(TombstoneCompactionTest, SecondaryDeleteReclaimedWithinTheDeadline) {
       }
       return n;
     };
-    ASSERT_OK(DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "a", "b"));
+    ASSERT_OK(
+        DeleteByDeleteKeyRange(db_, db_->DefaultColumnFamily(), "a", "b"));
     ASSERT_EQ(live_tombstones(), 1u);
 
     // Not due before half the threshold, across a reopen.

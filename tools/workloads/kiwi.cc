@@ -337,8 +337,9 @@ class Kiwi {
         2.0 * static_cast<double>(FLAGS_delete_persistence_threshold);
     while (stats_->getTickerCount(SECONDARY_DELETE_TOMBSTONES_RETIRED) == 0) {
       if (Seconds(since) > limit) {
-        return Status::TimedOut("the tombstone did not retire within twice "
-                                "--delete_persistence_threshold");
+        return Status::TimedOut(
+            "the tombstone did not retire within twice "
+            "--delete_persistence_threshold");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
