@@ -60,6 +60,18 @@ std::vector<std::string> AllKeys() {
 
 }  // namespace
 
+// The fields version 1 holds after its version byte, for the tombstone of
+// GoldenBytes: "2026-01", "2026-04", 300 (ac 02), "id=key_suffix;length=7"
+// (22 bytes).
+constexpr const char* kVersion1FieldsHex =
+    "07"
+    "323032362D3031"
+    "07"
+    "323032362D3034"
+    "AC02"
+    "16"
+    "69643D6B65795F7375666669783B6C656E6774683D37";
+
 TEST(SecondaryRangeTombstoneTest, GoldenBytes) {
   SecondaryRangeTombstone t;
   t.lo = "2026-01";
@@ -73,15 +85,7 @@ TEST(SecondaryRangeTombstoneTest, GoldenBytes) {
   // "id=key_suffix;length=7" (22 bytes), issued at 1800000000 (80 a4 a7 da
   // 06).
   EXPECT_EQ(Slice(encoded).ToString(true),
-            "02"
-            "07"
-            "323032362D3031"
-            "07"
-            "323032362D3034"
-            "AC02"
-            "16"
-            "69643D6B65795F7375666669783B6C656E6774683D37"
-            "80A4A7DA06");
+            "02" + std::string(kVersion1FieldsHex) + "80A4A7DA06");
 
   Slice in(encoded);
   SecondaryRangeTombstone decoded;
@@ -93,15 +97,7 @@ TEST(SecondaryRangeTombstoneTest, GoldenBytes) {
 // Version 1 (before issue times), as earlier builds wrote it, still reads:
 // its issue time is unknown.
 TEST(SecondaryRangeTombstoneTest, ReadsVersion1) {
-  const std::string v1 =
-      "01"
-      "07"
-      "323032362D3031"
-      "07"
-      "323032362D3034"
-      "AC02"
-      "16"
-      "69643D6B65795F7375666669783B6C656E6774683D37";
+  const std::string v1 = "01" + std::string(kVersion1FieldsHex);
   const std::string bytes = Bytes(v1.c_str());
   Slice in(bytes);
   SecondaryRangeTombstone decoded;
