@@ -69,8 +69,10 @@ set(LODESTONE_LIB_SOURCES
   db/secondary_deletes/secondary_delete_property.cc
   db/secondary_deletes/secondary_tombstone_records.cc
   db/secondary_deletes/secondary_tombstones.cc
-  # table/kiwi: KiWi's delete tiles (the partition, the tile map, the tile
-  # writer, and the table builder's and reader's tiles: docs/kiwi.md)
+  # table/kiwi: KiWi's delete tiles (the partition, the tile map and its key
+  # filters, the tile writer, and the table builder's and reader's tiles:
+  # docs/kiwi.md)
+  table/kiwi/tile_key_filter.cc
   table/kiwi/tile_map.cc
   table/kiwi/tile_partition.cc
   table/kiwi/tile_table_builder.cc

@@ -136,10 +136,11 @@ lodestone_gtest(craft_format_test
 lodestone_gtest(craft_table_test
   SOURCES ${LODESTONE_ROOT}/table/craft/craft_table_test.cc)
 
-# table/kiwi: golden bytes of the tile map (FORMAT.md), the tile
-# partition's guarantees, the tile writer's blocks.
+# table/kiwi: golden bytes of the tile map (FORMAT.md) and of the tile key
+# filter, the tile partition's guarantees, the tile writer's blocks.
 lodestone_gtest(kiwi_layout_test
   SOURCES ${LODESTONE_ROOT}/table/kiwi/tile_map_test.cc
+          ${LODESTONE_ROOT}/table/kiwi/tile_key_filter_test.cc
           ${LODESTONE_ROOT}/table/kiwi/tile_partition_test.cc
           ${LODESTONE_ROOT}/table/kiwi/tile_writer_test.cc)
 # table/kiwi: tables with delete tiles in a DB (every read against a model,

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "table/kiwi/tile_key_filter.h"
 #include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -18,7 +19,8 @@ Status Corrupt(const char* what) {
   return Status::Corruption("KiWi tile map", what);
 }
 
-Status DecodeBlock(Slice* in, const TileBlock* previous, TileBlock* block) {
+Status DecodeBlock(uint32_t version, Slice* in, const TileBlock* previous,
+                   TileBlock* block) {
   Status s = block->handle.DecodeFrom(in);
   if (!s.ok()) {
     return Corrupt("truncated block handle");
@@ -61,6 +63,16 @@ Status DecodeBlock(Slice* in, const TileBlock* previous, TileBlock* block) {
     block->smallest_delete_key = smallest.ToString();
     block->largest_delete_key = largest.ToString();
   }
+  if (version >= 2) {
+    Slice filter;
+    if (!GetLengthPrefixedSlice(in, &filter)) {
+      return Corrupt("truncated key filter");
+    }
+    if (!ValidTileKeyFilter(filter)) {
+      return Corrupt("malformed key filter");
+    }
+    block->key_filter = filter.ToString();
+  }
   return Status::OK();
 }
 
@@ -72,7 +84,8 @@ bool TileBlock::operator==(const TileBlock& other) const {
          has_delete_keys == other.has_delete_keys &&
          smallest_delete_key == other.smallest_delete_key &&
          largest_delete_key == other.largest_delete_key &&
-         only_coverable_entries == other.only_coverable_entries;
+         only_coverable_entries == other.only_coverable_entries &&
+         key_filter == other.key_filter;
 }
 
 void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst) {
@@ -81,6 +94,7 @@ void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst) {
   for (const Tile& tile : tiles) {
     assert(!tile.blocks.empty() && tile.blocks.size() <= kMaxTileBlocks);
     PutVarint32(dst, static_cast<uint32_t>(tile.blocks.size()));
+    PutLengthPrefixedSlice(dst, tile.last_user_key);
     for (const TileBlock& block : tile.blocks) {
       assert(!block.only_coverable_entries || block.has_delete_keys);
       assert(block.entries >= 1);
@@ -93,6 +107,8 @@ void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst) {
         PutLengthPrefixedSlice(dst, block.smallest_delete_key);
         PutLengthPrefixedSlice(dst, block.largest_delete_key);
       }
+      assert(ValidTileKeyFilter(block.key_filter));
+      PutLengthPrefixedSlice(dst, block.key_filter);
     }
   }
 }
@@ -105,7 +121,7 @@ Status DecodeTileMap(Slice contents, std::vector<Tile>* tiles) {
   if (!GetVarint32(&in, &version)) {
     return Corrupt("truncated version");
   }
-  if (version != kTileMapFormatVersion) {
+  if (version < 1 || version > kTileMapFormatVersion) {
     return Corrupt("unknown version");
   }
   // A tile takes at least five bytes (a count, a handle's two varints, the
@@ -124,9 +140,16 @@ Status DecodeTileMap(Slice contents, std::vector<Tile>* tiles) {
     if (block_count == 0 || block_count > kMaxTileBlocks) {
       return Corrupt("a tile of no or too many blocks");
     }
+    if (version >= 2) {
+      Slice last_user_key;
+      if (!GetLengthPrefixedSlice(&in, &last_user_key)) {
+        return Corrupt("truncated last user key");
+      }
+      tile.last_user_key = last_user_key.ToString();
+    }
     tile.blocks.resize(block_count);
     for (TileBlock& block : tile.blocks) {
-      Status s = DecodeBlock(&in, previous, &block);
+      Status s = DecodeBlock(version, &in, previous, &block);
       if (!s.ok()) {
         return s;
       }

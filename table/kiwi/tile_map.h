@@ -28,8 +28,9 @@ namespace kiwi {
 
 // The meta block's name in the table's metaindex.
 inline constexpr char kTileMapBlockName[] = "kiwi.lodestone.tiles";
-// The version EncodeTileMap writes; DecodeTileMap reads it alone.
-inline constexpr uint32_t kTileMapFormatVersion = 1;
+// The version EncodeTileMap writes. DecodeTileMap reads it and every
+// version before it (FORMAT.md): 1 has no key filters and no last keys.
+inline constexpr uint32_t kTileMapFormatVersion = 2;
 // Most blocks a tile may have (h at most this).
 inline constexpr uint32_t kMaxTileBlocks = 256;
 
@@ -49,6 +50,10 @@ struct TileBlock {
   // whole. Deletes, range deletion sentinels, other entry types and
   // entries without a delete key make it false. Implies has_delete_keys.
   bool only_coverable_entries = false;
+  // The Bloom filter on the block's user keys (table/kiwi/tile_key_filter.h)
+  // that lets a point lookup pass over the block; empty when the block has
+  // none (a tile of one block, or a map of version 1).
+  std::string key_filter;
 
   bool operator==(const TileBlock& other) const;
 };
@@ -57,8 +62,14 @@ struct Tile {
   // One or more blocks (at most kMaxTileBlocks), in delete key order, at
   // ascending, non-overlapping offsets.
   std::vector<TileBlock> blocks;
+  // The user key of the tile's last entry, which tells a point lookup that
+  // read only some of the blocks whether the tile holds a key after its
+  // own; empty when unknown (a tile of one block, or a map of version 1).
+  std::string last_user_key;
 
-  bool operator==(const Tile& other) const { return blocks == other.blocks; }
+  bool operator==(const Tile& other) const {
+    return blocks == other.blocks && last_user_key == other.last_user_key;
+  }
 };
 
 // Appends the map of `tiles` to `*dst`. REQUIRES: every tile is valid as
@@ -68,7 +79,8 @@ void EncodeTileMap(const std::vector<Tile>& tiles, std::string* dst);
 // Replaces `*tiles` with the map in `contents`. On Corruption (an unknown
 // version or flag, a truncated or trailing byte, a tile of no or too many
 // blocks, blocks out of order or overlapping, a delete key range whose
-// smallest exceeds its largest) `*tiles` is left empty.
+// smallest exceeds its largest, a key filter ValidTileKeyFilter refuses)
+// `*tiles` is left empty.
 Status DecodeTileMap(Slice contents, std::vector<Tile>* tiles);
 
 }  // namespace kiwi

@@ -1,7 +1,9 @@
 // Fuzz target kiwi_tile_map: a tile map meta block as DecodeTileMap meets
 // it. An accepted map must say what Tile promises (blocks per tile, order,
-// delete key ranges) and survive an encode and a decode unchanged.
+// delete key ranges, key filters a lookup can probe) and survive an encode
+// and a decode unchanged.
 
+#include "table/kiwi/tile_key_filter.h"
 #include "table/kiwi/tile_map.h"
 #include "table/kiwi/tile_map_test_blocks.h"
 #include "tests/fuzz/fuzz_target.h"
@@ -27,7 +29,13 @@ std::vector<std::string> Seeds() {
       hi[7] = static_cast<char>(b * 60 + 59);
       tile.blocks.push_back(
           kiwi::KeyedBlock(offset, 16384, 160, lo, hi, b != 3));
+      kiwi::TileKeyFilterBuilder filter;
+      for (uint64_t k = 0; k < 40; ++k) {
+        filter.AddUserKey("user" + std::to_string(t * 160 + k * 4 + b));
+      }
+      tile.blocks.back().key_filter = filter.Finish();
     }
+    tile.last_user_key = "user" + std::to_string(t * 160 + 159);
     maps[1].push_back(tile);
   }
   // maps[2]: no tiles (a table with delete tiles but no data blocks).
@@ -63,6 +71,11 @@ bool Run(const Slice& input) {
           (block.only_coverable_entries && !block.has_delete_keys)) {
         fuzz::FuzzFail("a block's delete key range is well formed", "");
       }
+      if (!kiwi::ValidTileKeyFilter(block.key_filter)) {
+        fuzz::FuzzFail("a block's key filter is one a lookup can probe", "");
+      }
+      // Probing an accepted filter stays inside it (sanitizers watch).
+      kiwi::TileKeyFilterMayMatch(block.key_filter, input);
       previous = &block;
     }
   }

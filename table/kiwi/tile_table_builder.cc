@@ -1,6 +1,7 @@
 #include "table/kiwi/tile_table_builder.h"
 
 #include <cassert>
+#include <string>
 #include <utility>
 
 #include "db/dbformat.h"
@@ -78,12 +79,17 @@ Status TileTableBuilder::WriteTile(const WriteBlockFn& write_block,
     return Status::OK();
   }
   Tile tile;
+  const std::string last_user_key = writer_.last_user_key().ToString();
   for (TileWriter::Block& block : writer_.Finish()) {
     Status s = write_block(block.contents, &block.map_entry.handle);
     if (!s.ok()) {
       return s;
     }
     tile.blocks.push_back(std::move(block.map_entry));
+  }
+  if (tile.blocks.size() > 1) {
+    // Only a lookup that passes over some of a tile's blocks asks for it.
+    tile.last_user_key = last_user_key;
   }
   const BlockHandle& first = tile.blocks.front().handle;
   const BlockHandle& last = tile.blocks.back().handle;

@@ -14,6 +14,7 @@
 #include "table/block_fetcher.h"
 #include "table/get_context.h"
 #include "table/kiwi/tile_drop.h"
+#include "table/kiwi/tile_key_filter.h"
 #include "table/meta_blocks.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -62,13 +63,14 @@ void InitFromContents(const BlockBasedTable::Rep& rep, const Slice& contents,
 // The entries of a tile a point lookup of `user_key` can reach: each live
 // block's entries of the key and, of the entries after them, the smallest,
 // at which BlockBasedTable::Get stops instead of going on to the next tile.
-// Adds them to `merged` in internal key order; false with `*s` set when a
-// block fails. Keys are copied (a block iterator's key may live in its own
-// buffer); values point into the blocks, open throughout, until `merged`
-// copies them.
+// Adds them to `merged` in internal key order, with `*found_after` saying
+// whether some block held an entry after the key's; false with `*s` set
+// when a block fails. Keys are copied (a block iterator's key may live in
+// its own buffer); values point into the blocks, open throughout, until
+// `merged` copies them.
 bool MergeForLookup(DataBlockIter* blocks, size_t n, const Slice& user_key,
                     const InternalKeyComparator& icmp, BlockBuilder* merged,
-                    Status* s) {
+                    bool* found_after, Status* s) {
   const Comparator* ucmp = icmp.user_comparator();
   IterKey target;
   target.SetInternalKey(user_key, kMaxSequenceNumber, kValueTypeForSeek);
@@ -100,7 +102,8 @@ bool MergeForLookup(DataBlockIter* blocks, size_t n, const Slice& user_key,
   for (const auto& [key, value] : entries) {
     merged->Add(key, value);
   }
-  if (!after_key.empty()) {
+  *found_after = !after_key.empty();
+  if (*found_after) {
     merged->Add(after_key, after_value);
   }
   return true;
@@ -253,33 +256,69 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
     get_context->set_location_found(nullptr);
   }
 
-  const size_t n = live.size();
-  std::unique_ptr<DataBlockIter[]> blocks(new DataBlockIter[n]);
-  for (size_t i = 0; i < n; ++i) {
-    Status s;
-    table.NewDataBlockIterator<DataBlockIter>(
-        ro, live[i]->handle, &blocks[i], BlockType::kData, get_context,
-        lookup_context, prefetch_buffer, for_compaction,
-        /*async_read=*/false, s, /*use_block_cache_for_lookup=*/true);
-    if (!blocks[i].status().ok()) {
-      iter->Invalidate(blocks[i].status());
-      return true;
-    }
-  }
-  BlockBuilder merged(rep.table_options.block_restart_interval,
-                      rep.table_options.use_delta_encoding);
   const InternalKeyComparator& icmp = rep.internal_comparator;
   // A point lookup reads one user key (with timestamps, GetContext's key
   // is not the whole of it: those lookups read the whole tile).
   const bool one_key =
       get_context != nullptr && icmp.user_comparator()->timestamp_size() == 0;
-  Status s;
-  if (!(one_key ? MergeForLookup(blocks.get(), n,
-                                 get_context->ukey_to_get_blob_value(), icmp,
-                                 &merged, &s)
-                : MergeWhole(blocks.get(), n, icmp, &merged, &s))) {
-    iter->Invalidate(s);
-    return true;
+  // A point lookup reads only the blocks whose key filter may hold its key.
+  // It stops at the first entry after the key's (BlockBasedTable::Get), or
+  // else goes on to the next tile; that entry may lie in a block passed
+  // over (or dropped), so when none read holds one the tile's last key
+  // says whether the tile has one: then the merge ends with a stop entry
+  // (that key, sequence 0, a deletion), which the lookup meets as the
+  // first entry of another key and stops at, seeing none of it. A tile
+  // whose last key is unknown has its passed over blocks read instead.
+  std::vector<const TileBlock*> passed_over;
+  if (one_key) {
+    const Slice user_key = get_context->ukey_to_get_blob_value();
+    auto kept = std::stable_partition(
+        live.begin(), live.end(), [&](const TileBlock* block) {
+          return TileKeyFilterMayMatch(block->key_filter, user_key);
+        });
+    passed_over.assign(kept, live.end());
+    live.erase(kept, live.end());
+  }
+  BlockBuilder merged(rep.table_options.block_restart_interval,
+                      rep.table_options.use_delta_encoding);
+  for (;;) {
+    const size_t n = live.size();
+    std::unique_ptr<DataBlockIter[]> blocks(new DataBlockIter[n]);
+    for (size_t i = 0; i < n; ++i) {
+      Status s;
+      table.NewDataBlockIterator<DataBlockIter>(
+          ro, live[i]->handle, &blocks[i], BlockType::kData, get_context,
+          lookup_context, prefetch_buffer, for_compaction,
+          /*async_read=*/false, s, /*use_block_cache_for_lookup=*/true);
+      if (!blocks[i].status().ok()) {
+        iter->Invalidate(blocks[i].status());
+        return true;
+      }
+    }
+    merged.Reset();
+    Status s;
+    bool found_after = false;
+    if (!(one_key ? MergeForLookup(blocks.get(), n,
+                                   get_context->ukey_to_get_blob_value(), icmp,
+                                   &merged, &found_after, &s)
+                  : MergeWhole(blocks.get(), n, icmp, &merged, &s))) {
+      iter->Invalidate(s);
+      return true;
+    }
+    if (!one_key || found_after || passed_over.empty()) {
+      break;
+    }
+    if (!tile->last_user_key.empty()) {
+      if (icmp.user_comparator()->Compare(get_context->ukey_to_get_blob_value(),
+                                          tile->last_user_key) < 0) {
+        IterKey stop;
+        stop.SetInternalKey(tile->last_user_key, 0, kTypeDeletion);
+        merged.Add(stop.GetInternalKey(), Slice());
+      }
+      break;
+    }
+    live.insert(live.end(), passed_over.begin(), passed_over.end());
+    passed_over.clear();
   }
   InitFromContents(rep, merged.Finish(), iter);
   return true;
@@ -323,6 +362,9 @@ void DumpTileMap(const TileMapReader& tiles, std::ostream& out) {
             << Slice(block.largest_delete_key).ToString(true) << "]";
       } else {
         out << " no delete keys";
+      }
+      if (!block.key_filter.empty()) {
+        out << " key filter " << block.key_filter.size() << " bytes";
       }
       out << (block.only_coverable_entries ? " droppable" : "") << "\n";
     }

@@ -25,9 +25,12 @@
 // iterator or a compaction it holds every entry of the tile's live blocks:
 // a decode and an encode of the tile on top of its blocks' reads. For a
 // point lookup (a GetContext, no user timestamps) it holds what the lookup
-// can reach: each live block is seeked to the user key, and the merge is
-// the key's entries and the smallest entry after them, at which the lookup
-// stops. Tiles of one block are read as blocks (no merge).
+// can reach: each live block whose key filter (tile_key_filter.h) may hold
+// the user key is seeked to it, and the merge is the key's entries and the
+// smallest entry after them, at which the lookup stops. When none of those
+// blocks holds an entry after the key's, the blocks the filters passed over
+// are read too, for it (else the lookup would go on to the next tile).
+// Tiles of one block are read as blocks (no merge).
 
 #pragma once
 
@@ -103,7 +106,8 @@ bool VerifyTileChecksums(const BlockBasedTable& table, const ReadOptions& ro,
                          const BlockHandle& handle, Status* s);
 
 // sst_dump's raw dump (BlockBasedTable::DumpTable): per tile, its blocks'
-// handles, entry counts, delete key ranges (hex) and flags.
+// handles, entry counts, delete key ranges (hex), key filter sizes and
+// flags.
 void DumpTileMap(const TileMapReader& tiles, std::ostream& out);
 
 }  // namespace kiwi

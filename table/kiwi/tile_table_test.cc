@@ -288,6 +288,40 @@ TEST_F(TileTableTest, PointLookupsSeeEveryVersionInATile) {
   CheckAgainstModel();
 }
 
+// A point lookup reads the blocks of its tile whose key filter may hold
+// its key: about one, not h (tile_table_reader.h), and still finds every
+// key and no other.
+TEST_F(TileTableTest, PointLookupsReadAboutOneBlockOfATile) {
+  std::mt19937_64 rng(3);
+  DestroyAndReopen(TiledOptions(8));
+  Fill(2000, rng);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  std::vector<LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  ASSERT_GT(files.size(), 0);
+  ASSERT_EQ(TablesWithTileMaps(), static_cast<int>(files.size()));
+  auto data_block_reads = [&] {
+    return Ticker(BLOCK_CACHE_DATA_HIT) + Ticker(BLOCK_CACHE_DATA_MISS);
+  };
+  const uint64_t before = data_block_reads();
+  int lookups = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = KeyOf(i);
+    auto it = model_.find(key);
+    if (it != model_.end()) {
+      ASSERT_EQ(Get(key), it->second) << key;
+      ++lookups;
+    }
+  }
+  ASSERT_GT(lookups, 1500);
+  const double per_lookup =
+      static_cast<double>(data_block_reads() - before) / lookups;
+  // With h = 8 and no filters a lookup reads 8 blocks.
+  EXPECT_GE(per_lookup, 1.0);
+  EXPECT_LT(per_lookup, 1.3);
+  CheckAgainstModel();
+}
+
 TEST_F(TileTableTest, TilesRefuseWhatTheyCannotWrite) {
   Options options = TiledOptions(4);
   options.compression_opts.max_dict_bytes = 4096;

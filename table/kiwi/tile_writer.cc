@@ -5,6 +5,7 @@
 
 #include "db/dbformat.h"
 #include "table/block_based/block_builder.h"
+#include "table/kiwi/tile_key_filter.h"
 #include "table/kiwi/tile_partition.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -33,6 +34,11 @@ void TileWriter::Add(const Slice& internal_key, const Slice& value,
   buffered_bytes_ += internal_key.size() + value.size();
 }
 
+Slice TileWriter::last_user_key() const {
+  assert(!empty());
+  return ExtractUserKey(entries_.back().internal_key);
+}
+
 std::vector<TileWriter::Block> TileWriter::Finish() {
   assert(!empty());
   std::vector<TileEntry> partition_input(entries_.size());
@@ -51,12 +57,20 @@ std::vector<TileWriter::Block> TileWriter::Finish() {
     builder.reset(new BlockBuilder(options_.block_restart_interval,
                                    options_.use_delta_encoding));
   }
+  // A tile of one block is read as a block, after the table's own filter:
+  // only blocks that share a tile get a key filter.
+  const bool filtered = partition.block_count > 1;
+  std::vector<TileKeyFilterBuilder> filters(filtered ? partition.block_count
+                                                     : 0);
   std::vector<bool> coverable(partition.block_count, true);
   std::vector<uint32_t> entries(partition.block_count, 0);
   for (size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
     const uint32_t b = partition.block_of[i];
     builders[b]->Add(e.internal_key, e.value);
+    if (filtered) {
+      filters[b].AddUserKey(ExtractUserKey(e.internal_key));
+    }
     TileBlock& map_entry = blocks[b].map_entry;
     map_entry.entries = ++entries[b];
     if (e.has_delete_key) {
@@ -77,6 +91,9 @@ std::vector<TileWriter::Block> TileWriter::Finish() {
   for (uint32_t b = 0; b < partition.block_count; ++b) {
     blocks[b].contents = builders[b]->Finish().ToString();
     blocks[b].map_entry.only_coverable_entries = coverable[b];
+    if (filtered) {
+      blocks[b].map_entry.key_filter = filters[b].Finish();
+    }
   }
   entries_.clear();
   buffered_bytes_ = 0;

@@ -35,7 +35,8 @@ class TileWriter {
     // The block's contents as a data block builder finishes them:
     // uncompressed, without a trailer.
     std::string contents;
-    // Its tile map entry; the handle is the caller's to set.
+    // Its tile map entry, with its key filter when the tile has more than
+    // one block; the handle is the caller's to set.
     TileBlock map_entry;
   };
 
@@ -47,6 +48,9 @@ class TileWriter {
            const Slice* delete_key);
 
   bool empty() const { return entries_.empty(); }
+  // The user key of the last entry added since the last Finish (a view of
+  // it, valid until the next Add or Finish). REQUIRES: !empty().
+  Slice last_user_key() const;
   // The keys' and values' bytes added since the last Finish.
   size_t buffered_bytes() const { return buffered_bytes_; }
 

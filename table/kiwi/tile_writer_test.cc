@@ -7,6 +7,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "table/block_based/block.h"
 #include "table/block_based/block_builder.h"
 #include "table/kiwi/tile_drop.h"
+#include "table/kiwi/tile_key_filter.h"
 #include "test_util/testharness.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -84,6 +86,8 @@ std::vector<TileWriter::Block> Write(const std::vector<TestEntry>& entries,
     writer.Add(e.internal_key, e.value, e.has_delete_key ? &d : nullptr);
   }
   EXPECT_FALSE(writer.empty());
+  EXPECT_EQ(writer.last_user_key().ToString(),
+            ExtractUserKey(entries.back().internal_key).ToString());
   std::vector<TileWriter::Block> blocks = writer.Finish();
   EXPECT_TRUE(writer.empty());
   EXPECT_EQ(writer.buffered_bytes(), 0);
@@ -161,6 +165,46 @@ TEST(TileWriterTest, EveryEntryOnceInTableOrderWithTruthfulMap) {
       previous = &m;
     }
     EXPECT_EQ(seen, entries.size()) << "every entry exactly once, h " << h;
+  }
+}
+
+// A tile of several blocks gives each a key filter that holds every user
+// key of the block and few of the others', so that a point lookup reads
+// about one block of the tile; a tile of one block (read after the
+// table's own filter) has none.
+TEST(TileWriterTest, KeyFiltersHoldTheirBlocksKeys) {
+  std::mt19937_64 rng(5);
+  for (uint32_t h : {1u, 4u, 16u}) {
+    const std::vector<TileWriter::Block> blocks =
+        Write(RandomTile(rng, 400), h);
+    std::vector<std::set<std::string>> user_keys(blocks.size());
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      for (const auto& [key, value] : ReadBlock(blocks[b].contents)) {
+        user_keys[b].insert(ExtractUserKey(key).ToString());
+      }
+    }
+    // Keys of other blocks; a key whose versions lie in two blocks is in
+    // both.
+    size_t other_keys = 0, other_matches = 0;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      const std::string& filter = blocks[b].map_entry.key_filter;
+      EXPECT_EQ(filter.empty(), blocks.size() == 1);
+      for (size_t o = 0; o < blocks.size(); ++o) {
+        for (const std::string& key : user_keys[o]) {
+          const bool match = TileKeyFilterMayMatch(filter, key);
+          if (user_keys[b].count(key) > 0) {
+            EXPECT_TRUE(match) << "h " << h << ", block " << b;
+          } else {
+            ++other_keys;
+            other_matches += match ? 1 : 0;
+          }
+        }
+      }
+    }
+    if (h > 1) {
+      ASSERT_GT(other_keys, 1000);
+      EXPECT_LT(other_matches, other_keys / 20) << "h " << h;
+    }
   }
 }
 
