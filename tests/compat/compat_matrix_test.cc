@@ -6,7 +6,8 @@
 //  - stock RocksDB 9.10.0 (a committed fixture, make_stock_fixture.sh);
 //  - this build, live: features off, each CRaFT partition format (1-4),
 //    initial puts in the WAL, in flushed tables and in compacted tables,
-//    tombstone statistics in the MANIFEST, everything at once;
+//    tombstone statistics in the MANIFEST, everything at once, KiWi delete
+//    tiles;
 //  - earlier Lodestone formats (committed fixtures written by this test's
 //    WriteFixtures at the time, fixtures/lodestone-*): each later version
 //    keeps reading them, and a new format adds its own directory.
@@ -22,12 +23,18 @@
 #include <map>
 
 #include "db/db_test_util.h"
+#include "file/random_access_file_reader.h"
 #include "rocksdb/craft_filter.h"
+#include "rocksdb/delete_key_extractor.h"
 #include "rocksdb/location_cache.h"
 #include "table/craft/craft_file_inspection.h"
 #include "table/craft/craft_range_filter_policy.h"
 #include "table/craft/craft_table_writer.h"
+#include "table/format.h"
+#include "table/kiwi/tile_map.h"
+#include "table/meta_blocks.h"
 #include "test_util/testharness.h"
+#include "util/coding.h"
 #include "util/string_util.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -39,7 +46,7 @@ using Contents = std::map<std::string, std::string>;
 
 const std::string kFixtures = LODESTONE_COMPAT_FIXTURES;
 // The committed fixtures of the formats this build writes.
-const char kThisVersion[] = "lodestone-2026-11-29";
+const char kThisVersion[] = "lodestone-2026-12-03";
 
 // A CRaFT policy writing partition format 1 (a byte per label, uncoded
 // keys), which Lodestone wrote before format 2 and every reader decodes.
@@ -112,6 +119,9 @@ struct Writer {
   // those flushed, those compacted.
   enum InitialPuts { kNone, kInWal, kInFlushed, kInCompacted } initial = kNone;
   int craft_format = 0;  // The partition format the tables hold, 0: none.
+  // The KiWi tile map version the tables hold (table/kiwi/FORMAT.md), 0:
+  // none.
+  int tile_map_format = 0;
 };
 
 std::vector<Writer> Writers() {
@@ -140,6 +150,16 @@ std::vector<Writer> Writers() {
        },
        BinaryKey},
       {"all_features", AllFeatures, TextKey, Writer::kInFlushed, 4},
+      {"delete_tiles",
+       [](Options* o) {
+         // Delete keys uncorrelated with the keys: tiles of several blocks.
+         o->delete_key_extractor = NewKeySuffixDeleteKeyExtractor(1);
+         o->delete_tile_blocks = 4;
+         BlockBasedTableOptions table;
+         table.block_size = 256;
+         o->table_factory.reset(NewBlockBasedTableFactory(table));
+       },
+       BinaryKey, Writer::kNone, 0, /*tile_map_format=*/2},
   };
 }
 
@@ -376,6 +396,43 @@ int CraftFormatIn(const std::string& dir) {
   return 0;
 }
 
+// The tile map version of the first table in `dir` with a tile of several
+// blocks, 0 if none has one.
+int TileMapFormatIn(const std::string& dir) {
+  const Options options;
+  const ImmutableOptions ioptions(options);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string path = entry.path().string();
+    if (entry.path().extension() != ".sst") {
+      continue;
+    }
+    std::unique_ptr<FSRandomAccessFile> raw;
+    uint64_t size = 0;
+    EXPECT_OK(options.env->GetFileSystem()->NewRandomAccessFile(
+        path, FileOptions(), &raw, nullptr));
+    EXPECT_OK(options.env->GetFileSize(path, &size));
+    RandomAccessFileReader file(std::move(raw), path);
+    BlockContents map;
+    if (!ReadMetaBlock(&file, /*prefetch_buffer=*/nullptr, size,
+                       kBlockBasedTableMagicNumber, ioptions, ReadOptions(),
+                       kiwi::kTileMapBlockName, BlockType::kInvalid, &map)
+             .ok()) {
+      continue;  // No tile map.
+    }
+    std::vector<kiwi::Tile> tiles;
+    EXPECT_OK(kiwi::DecodeTileMap(map.data, &tiles));
+    for (const kiwi::Tile& tile : tiles) {
+      if (tile.blocks.size() > 1) {
+        Slice in = map.data;
+        uint32_t version = 0;
+        EXPECT_TRUE(GetVarint32(&in, &version));
+        return static_cast<int>(version);
+      }
+    }
+  }
+  return 0;
+}
+
 class CompatMatrixTest : public testing::Test {
  protected:
   std::string Dir(const std::string& name) {
@@ -405,6 +462,7 @@ TEST_F(CompatMatrixTest, ThisBuild) {
     const std::string dir = Dir(writer.name);
     const Contents expected = Write(writer, dir);
     ASSERT_EQ(CraftFormatIn(dir), writer.craft_format);
+    ASSERT_EQ(TileMapFormatIn(dir), writer.tile_map_format);
     ASSERT_NO_FATAL_FAILURE(ReadEveryWay(dir, expected));
     fs::remove_all(dir);
   }
