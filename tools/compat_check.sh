@@ -8,6 +8,9 @@
 #  3. Initial puts: what stock does with a DB that holds them, in SSTs only
 #     and in the WAL, and that a full compaction by Lodestone hands the DB
 #     back (docs/initial_put.md states these outcomes; this pins them).
+#  4. Delete tiles: stock refuses a table with tiles of several blocks
+#     (Corruption: a tile's span fails its checksum as one block), and reads
+#     the DB after the way back (docs/kiwi.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 lodestone=${LODESTONE_COMPAT_BUILD:-$root/build/release}/rocksdb
@@ -85,7 +88,28 @@ expect "stock, after the way back" "^z ==> plain-z$" \
 expect "stock, after the way back: an initial put reads" "^initial-d$" \
   "${stock_ldb[@]}" --db="$db" get d
 
+# 4. Delete tiles (docs/kiwi.md, "The way back to stock").
+db=$work/tiles
+"$lodestone/db_bench" --benchmarks=fillrandom,compact --num=20000 \
+  --delete_key_extractor="{id=value_prefix;length=8}" --delete_tile_blocks=8 \
+  --progress_reports=false --db="$db" > /dev/null 2>&1
+cp "$(ls "$db"/*.sst | head -1)" "$work/tiled.sst"
+"$lodestone/tools/sst_dump" --file="$work/tiled.sst" --command=raw > /dev/null
+grep -q "KiWi delete tiles" "$work/tiled_dump.txt" ||
+  { echo "compat: Lodestone wrote no delete tiles"; exit 1; }
+expect "stock, a table with delete tiles" "block checksum mismatch" \
+  "${stock_ldb[@]}" --db="$db" scan
+sed -i 's/delete_tile_blocks=8/delete_tile_blocks=1/' "$db"/OPTIONS-*
+"${ldb[@]}" --db="$db" compact > /dev/null
+out=$("${stock_ldb[@]}" --db="$db" --hex scan 2>&1) ||
+  { echo "compat: stock failed after the way back from tiles: $(tail -1 <<< "$out")"; exit 1; }
+! grep -q "Corruption\|Failed" <<< "$out" ||
+  { echo "compat: stock failed after the way back from tiles: $(tail -1 <<< "$out")"; exit 1; }
+tile_rows=$(wc -l <<< "$out")
+[ "$tile_rows" -gt 0 ] || { echo "compat: stock read nothing after the way back from tiles"; exit 1; }
+
 echo "compat: stock 9.10.0 ldb opened a Lodestone DB ($rows rows, OPTIONS loaded);" \
   "verified and scanned $tables tables with CRaFT filters ($craft_rows rows);" \
   "initial puts: refused in the WAL and as table bounds, Corruption when read" \
-  "inside a table, readable after compaction and a reopen"
+  "inside a table, readable after compaction and a reopen;" \
+  "delete tiles: refused, $tile_rows rows after the way back"
