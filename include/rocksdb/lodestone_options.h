@@ -103,11 +103,9 @@ struct LodestoneColumnFamilyOptions {
   // KiWi delete tiles (h): tables written from now on group each run of this
   // many data blocks into a tile whose blocks are ordered by delete key, so
   // that a secondary range delete skips and drops whole blocks unread.
-  // Needs delete_key_extractor; 1 writes tables as stock does. Each block
-  // of a tile has a filter on its keys, so a point lookup reads about one
-  // block of its tile; a scan or a compaction reads and merges the tile's h
-  // blocks. Range [1, 256]; anything else is refused (InvalidArgument at
-  // open and by SetOptions).
+  // Needs delete_key_extractor; 1 writes tables as stock does. A lookup reads
+  // about one block of a tile (a key filter per block), a scan all h. Range
+  // [1, 256]; anything else is refused (InvalidArgument at open, SetOptions).
   // Default: 1 (no tiles)
   uint32_t delete_tile_blocks = 1;
 };

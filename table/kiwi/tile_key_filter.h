@@ -16,6 +16,11 @@
 // positives. Keys are the entries' user keys as stored (with their
 // timestamp, if the column family has one).
 //
+// Not upstream's filters: FastLocalBloomImpl (util/bloom_impl.h) rounds a
+// filter to 64-byte cache lines, several times a block's ten-odd keys' 18
+// bytes, and its legacy no-locality filter is marked not for reuse (32-bit
+// hashes, known accuracy flaws).
+//
 // Call grammar: AddUserKey* Finish. Finish empties the builder.
 
 #pragma once

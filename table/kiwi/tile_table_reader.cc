@@ -16,6 +16,7 @@
 #include "table/kiwi/tile_drop.h"
 #include "table/kiwi/tile_key_filter.h"
 #include "table/meta_blocks.h"
+#include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace kiwi {
@@ -60,17 +61,23 @@ void InitFromContents(const BlockBasedTable::Rep& rep, const Slice& contents,
   iter->RegisterCleanup(&DeleteBlock, block, nullptr);
 }
 
-// The entries of a tile a point lookup of `user_key` can reach: each live
+// The entries of a tile a point lookup of `user_key` can reach: each
 // block's entries of the key and, of the entries after them, the smallest,
 // at which BlockBasedTable::Get stops instead of going on to the next tile.
-// Adds them to `merged` in internal key order, with `*found_after` saying
-// whether some block held an entry after the key's; false with `*s` set
-// when a block fails. Keys are copied (a block iterator's key may live in
-// its own buffer); values point into the blocks, open throughout, until
-// `merged` copies them.
+// `blocks` may be only some of the tile's (its key filters passed over the
+// others, which hold no entry of the key); then, when none of them holds an
+// entry after the key's, `last_user_key` (the tile's) says whether the tile
+// has one, and the merge ends with a stop entry (that key, sequence 0, a
+// deletion), which Get meets as the first entry of another key and stops
+// at, seeing none of it. Null when every live block was read.
+// Adds them to `merged` in internal key order; false with `*s` set when a
+// block fails. Keys are copied (a block iterator's key may live in its own
+// buffer); values point into the blocks, open throughout, until `merged`
+// copies them.
 bool MergeForLookup(DataBlockIter* blocks, size_t n, const Slice& user_key,
+                    const std::string* last_user_key,
                     const InternalKeyComparator& icmp, BlockBuilder* merged,
-                    bool* found_after, Status* s) {
+                    Status* s) {
   const Comparator* ucmp = icmp.user_comparator();
   IterKey target;
   target.SetInternalKey(user_key, kMaxSequenceNumber, kValueTypeForSeek);
@@ -102,9 +109,13 @@ bool MergeForLookup(DataBlockIter* blocks, size_t n, const Slice& user_key,
   for (const auto& [key, value] : entries) {
     merged->Add(key, value);
   }
-  *found_after = !after_key.empty();
-  if (*found_after) {
+  if (!after_key.empty()) {
     merged->Add(after_key, after_value);
+  } else if (last_user_key != nullptr &&
+             ucmp->Compare(user_key, *last_user_key) < 0) {
+    IterKey stop;
+    stop.SetInternalKey(*last_user_key, 0, kTypeDeletion);
+    merged->Add(stop.GetInternalKey(), Slice());
   }
   return true;
 }
@@ -209,6 +220,7 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
   if (tile == nullptr) {
     return false;  // A block of a tile.
   }
+  TEST_SYNC_POINT("kiwi::OpenTile:Tile");
   // What the read sees covered: a point lookup's, at its snapshot; a
   // compaction's, at the oldest snapshot that can see the table's entries.
   const CoveredEntries* covered = get_context != nullptr
@@ -223,6 +235,17 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
       (ro.iterate_lower_bound == nullptr && ro.iterate_upper_bound == nullptr);
   // Asked once per tile, not per block.
   const bool judged = covered != nullptr && covered->active();
+  const InternalKeyComparator& icmp = rep.internal_comparator;
+  // A point lookup reads one user key (with timestamps, GetContext's key
+  // is not the whole of it: those lookups read the whole tile).
+  const bool one_key =
+      get_context != nullptr && icmp.user_comparator()->timestamp_size() == 0;
+  const Slice lookup_key =
+      one_key ? get_context->ukey_to_get_blob_value() : Slice();
+  // It reads only the blocks whose key filter may hold its key, in a tile
+  // whose last key says where to stop (MergeForLookup): tile map version 2.
+  const bool filtered = one_key && !tile->last_user_key.empty();
+  bool passed_over = false;
   const SequenceNumber read_seq = judged ? covered->ReadSeqFor(0) : 0;
   const SequenceNumber largest_seqno = judged ? LargestSeqno(rep) : 0;
   std::vector<const TileBlock*> live;
@@ -237,6 +260,10 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
       } else {
         RecordTick(stats, SECONDARY_DELETE_BLOCKS_SKIPPED);
       }
+      continue;
+    }
+    if (filtered && !TileKeyFilterMayMatch(block.key_filter, lookup_key)) {
+      passed_over = true;
       continue;
     }
     if (judged && for_compaction && block.has_delete_keys &&
@@ -256,69 +283,28 @@ bool OpenTile(const BlockBasedTable& table, const ReadOptions& ro,
     get_context->set_location_found(nullptr);
   }
 
-  const InternalKeyComparator& icmp = rep.internal_comparator;
-  // A point lookup reads one user key (with timestamps, GetContext's key
-  // is not the whole of it: those lookups read the whole tile).
-  const bool one_key =
-      get_context != nullptr && icmp.user_comparator()->timestamp_size() == 0;
-  // A point lookup reads only the blocks whose key filter may hold its key.
-  // It stops at the first entry after the key's (BlockBasedTable::Get), or
-  // else goes on to the next tile; that entry may lie in a block passed
-  // over (or dropped), so when none read holds one the tile's last key
-  // says whether the tile has one: then the merge ends with a stop entry
-  // (that key, sequence 0, a deletion), which the lookup meets as the
-  // first entry of another key and stops at, seeing none of it. A tile
-  // whose last key is unknown has its passed over blocks read instead.
-  std::vector<const TileBlock*> passed_over;
-  if (one_key) {
-    const Slice user_key = get_context->ukey_to_get_blob_value();
-    auto kept = std::stable_partition(
-        live.begin(), live.end(), [&](const TileBlock* block) {
-          return TileKeyFilterMayMatch(block->key_filter, user_key);
-        });
-    passed_over.assign(kept, live.end());
-    live.erase(kept, live.end());
+  const size_t n = live.size();
+  std::unique_ptr<DataBlockIter[]> blocks(new DataBlockIter[n]);
+  for (size_t i = 0; i < n; ++i) {
+    Status s;
+    table.NewDataBlockIterator<DataBlockIter>(
+        ro, live[i]->handle, &blocks[i], BlockType::kData, get_context,
+        lookup_context, prefetch_buffer, for_compaction,
+        /*async_read=*/false, s, /*use_block_cache_for_lookup=*/true);
+    if (!blocks[i].status().ok()) {
+      iter->Invalidate(blocks[i].status());
+      return true;
+    }
   }
   BlockBuilder merged(rep.table_options.block_restart_interval,
                       rep.table_options.use_delta_encoding);
-  for (;;) {
-    const size_t n = live.size();
-    std::unique_ptr<DataBlockIter[]> blocks(new DataBlockIter[n]);
-    for (size_t i = 0; i < n; ++i) {
-      Status s;
-      table.NewDataBlockIterator<DataBlockIter>(
-          ro, live[i]->handle, &blocks[i], BlockType::kData, get_context,
-          lookup_context, prefetch_buffer, for_compaction,
-          /*async_read=*/false, s, /*use_block_cache_for_lookup=*/true);
-      if (!blocks[i].status().ok()) {
-        iter->Invalidate(blocks[i].status());
-        return true;
-      }
-    }
-    merged.Reset();
-    Status s;
-    bool found_after = false;
-    if (!(one_key ? MergeForLookup(blocks.get(), n,
-                                   get_context->ukey_to_get_blob_value(), icmp,
-                                   &merged, &found_after, &s)
-                  : MergeWhole(blocks.get(), n, icmp, &merged, &s))) {
-      iter->Invalidate(s);
-      return true;
-    }
-    if (!one_key || found_after || passed_over.empty()) {
-      break;
-    }
-    if (!tile->last_user_key.empty()) {
-      if (icmp.user_comparator()->Compare(get_context->ukey_to_get_blob_value(),
-                                          tile->last_user_key) < 0) {
-        IterKey stop;
-        stop.SetInternalKey(tile->last_user_key, 0, kTypeDeletion);
-        merged.Add(stop.GetInternalKey(), Slice());
-      }
-      break;
-    }
-    live.insert(live.end(), passed_over.begin(), passed_over.end());
-    passed_over.clear();
+  Status s;
+  if (!(one_key ? MergeForLookup(blocks.get(), n, lookup_key,
+                                 passed_over ? &tile->last_user_key : nullptr,
+                                 icmp, &merged, &s)
+                : MergeWhole(blocks.get(), n, icmp, &merged, &s))) {
+    iter->Invalidate(s);
+    return true;
   }
   InitFromContents(rep, merged.Finish(), iter);
   return true;

@@ -28,9 +28,11 @@
 // can reach: each live block whose key filter (tile_key_filter.h) may hold
 // the user key is seeked to it, and the merge is the key's entries and the
 // smallest entry after them, at which the lookup stops. When none of those
-// blocks holds an entry after the key's, the blocks the filters passed over
-// are read too, for it (else the lookup would go on to the next tile).
-// Tiles of one block are read as blocks (no merge).
+// blocks holds an entry after the key's and the tile's last key lies after
+// it, a stop entry of that key stands in (else the lookup would go on to the
+// next tile). A map of version 1 has neither filters nor last keys: its
+// lookups read every live block. Tiles of one block are read as blocks (no
+// merge).
 
 #pragma once
 
